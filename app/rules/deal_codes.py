@@ -1,0 +1,138 @@
+"""Deal codes and the machine-independent shuffle both games deal from.
+
+A code reads ``GAME-V-XXXXXXX``: ``GAME`` names the rule set (``HH1`` Heart to Heart,
+``HT1`` Hearts), ``V`` is one letter whose meaning belongs to the game, and the seven
+letters are a base-26 number (A = 0).
+
+The shuffle must give the same cards on every machine and every Python version, forever,
+so it does not use :mod:`random`: the generator (SplitMix64), the seeding (FNV-1a over a
+text key) and the Fisher–Yates loop are all written out here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+T = TypeVar("T")
+
+CODE_LETTERS = 7
+CODE_SPACE = 26**CODE_LETTERS
+# Longer input is refused before any parsing: codes arrive from URLs and request bodies.
+MAX_CODE_INPUT = 40
+
+_MASK64 = (1 << 64) - 1
+_CODE_SHAPE = re.compile(r"([A-Z0-9]+)-([A-Z])-([A-Z]+)")
+
+
+class DealCodeError(ValueError):
+    """A deal code that cannot be used. ``reason`` is a stable key for translations."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class DealCode:
+    game: str
+    variant: str
+    number: int
+
+    def __str__(self) -> str:
+        return f"{self.game}-{self.variant}-{number_to_letters(self.number)}"
+
+
+def number_to_letters(number: int) -> str:
+    if not 0 <= number < CODE_SPACE:
+        raise ValueError(f"deal number out of range: {number}")
+    letters = []
+    for _ in range(CODE_LETTERS):
+        number, digit = divmod(number, 26)
+        letters.append(chr(ord("A") + digit))
+    return "".join(reversed(letters))
+
+
+def letters_to_number(letters: str) -> int:
+    number = 0
+    for letter in letters:
+        number = number * 26 + (ord(letter) - ord("A"))
+    return number
+
+
+def parse_deal_code(text: str, game: str, variants: str) -> DealCode:
+    """Parse ``text`` as a code of ``game`` whose variant letter is one of ``variants``.
+
+    Letter case and surrounding white space do not matter; anything else raises
+    :class:`DealCodeError` with a message saying what is wrong.
+    """
+    example = f"{game}-{variants[0]}-AAAAAAM"
+    if not isinstance(text, str) or len(text) > MAX_CODE_INPUT:
+        raise DealCodeError("too_long", f"A deal code is short, like {example}.")
+    cleaned = text.strip().upper()
+    if not cleaned:
+        raise DealCodeError("empty", f"No deal code given; a code looks like {example}.")
+    shape = _CODE_SHAPE.fullmatch(cleaned)
+    if shape is None:
+        raise DealCodeError("format", f"'{cleaned}' is not a deal code; a code looks like {example}.")
+    prefix, variant, letters = shape.groups()
+    if prefix != game:
+        raise DealCodeError(
+            "game", f"'{cleaned}' is not a code for this game; its codes start with {game}-."
+        )
+    if variant not in variants:
+        allowed = " or ".join(variants)
+        raise DealCodeError(
+            "variant", f"'{variant}' is not a deal kind of this game; use {allowed}."
+        )
+    if len(letters) != CODE_LETTERS:
+        raise DealCodeError(
+            "number", f"The deal number must be exactly {CODE_LETTERS} letters A–Z."
+        )
+    return DealCode(game, variant, letters_to_number(letters))
+
+
+class SplitMix64:
+    """Steele, Lea and Flood's SplitMix64: tiny, fast and fully specified."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & _MASK64
+
+    def next_u64(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def below(self, bound: int) -> int:
+        """A uniform integer in ``[0, bound)``, without modulo bias (rejection)."""
+        limit = (1 << 64) - ((1 << 64) % bound)
+        while True:
+            value = self.next_u64()
+            if value < limit:
+                return value % bound
+
+
+def seed_from(*parts: object) -> int:
+    """A 64-bit seed from a key such as ``("HH1", "N", 12, 0)`` (FNV-1a over its text)."""
+    key = "|".join(str(part) for part in parts).encode()
+    h = 0xCBF29CE484222325
+    for byte in key:
+        h = ((h ^ byte) * 0x100000001B3) & _MASK64
+    return h
+
+
+def shuffled(items: Sequence[T], *seed_parts: object) -> list[T]:
+    """A Fisher–Yates shuffle of ``items`` driven by SplitMix64 seeded from ``seed_parts``."""
+    rng = SplitMix64(seed_from(*seed_parts))
+    deck = list(items)
+    for i in range(len(deck) - 1, 0, -1):
+        j = rng.below(i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
