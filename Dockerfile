@@ -1,0 +1,27 @@
+# syntax=docker/dockerfile:1
+# Front-end assets come from the npm registry in a Node stage; the image that runs has no Node.
+
+FROM node:20-bookworm-slim AS assets
+WORKDIR /build
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund \
+ && mkdir -p static/vendor \
+ && cp node_modules/htmx.org/dist/htmx.min.js static/vendor/
+
+FROM python:3.11-slim-bookworm AS app
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1
+WORKDIR /srv/cardroom
+COPY pyproject.toml ./
+COPY app ./app
+RUN pip install .
+COPY templates ./templates
+COPY static ./static
+COPY --from=assets /build/static/vendor ./static/vendor
+RUN useradd --create-home --uid 10001 cardroom \
+ && mkdir -p data && chown cardroom:cardroom data
+USER cardroom
+EXPOSE 8000
+# Several containers behind one balancer: set CARDROOM_STORE_URL=redis://… and one CARDROOM_SECRET_KEY.
+CMD ["uvicorn", "app.main:app", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers"]
