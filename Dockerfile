@@ -15,7 +15,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 WORKDIR /srv/cardroom
 COPY pyproject.toml ./
 COPY app ./app
-RUN pip install .
+# Editable, so the app finds templates/ and static/ beside it as in a checkout.
+RUN pip install -e .
 COPY templates ./templates
 COPY static ./static
 COPY --from=assets /build/static/vendor ./static/vendor
