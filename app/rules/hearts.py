@@ -1,0 +1,627 @@
+"""Hearts against three bots: the rules engine and the match flow (pure, no I/O).
+
+Seat 0 is the player (south), 1 West, 2 North, 3 East; play goes 0 → 1 → 2 → 3. The whole
+match lives in one immutable compact state (:class:`HandState`: a bitmask per hand, tuples
+for the rest); every action builds a new one. Undo keeps the states taken before each of the
+player's plays and puts one back, so nothing is ever reversed by hand. Pages, the API and the
+bots see a match only through :meth:`HeartsMatch.view`, which holds what one seat may know.
+
+The rules as bitmask functions (legal plays, trick winner, points, the moon and the match end)
+are in :mod:`app.rules.hearts_core` and re-exported here for the bots' rollouts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from app.rules.cards import DECK_SIZE, FULL_DECK, HEARTS, SUIT_MASKS, card_text
+from app.rules.deal_codes import DealCode, DealCodeError, parse_deal_code, shuffled
+from app.rules.hearts_core import (
+    HAND_SIZE,
+    HEARTS_MASK,
+    MATCH_TARGET,
+    NO_POINT_CARDS,
+    NUM_SEATS,
+    PASS_OFFSETS,
+    PASS_ORDER,
+    PASS_SIZE,
+    POINT_CARDS,
+    QUEEN_OF_SPADES_BIT,
+    TOTAL_POINTS,
+    TWO_OF_CLUBS_BIT,
+    legal_mask,
+    match_winner,
+    moon_scores,
+    pass_direction,
+    pass_source,
+    pass_target,
+    points_of,
+    trick_winner,
+)
+
+__all__ = [
+    "BOT_LEVELS",
+    "GAME",
+    "HAND_SIZE",
+    "HEARTS_MASK",
+    "HUMAN",
+    "MATCH_TARGET",
+    "NO_POINT_CARDS",
+    "NUM_SEATS",
+    "PASS_ORDER",
+    "PASS_SIZE",
+    "POINT_CARDS",
+    "QUEEN_OF_SPADES_BIT",
+    "TOTAL_POINTS",
+    "TWO_OF_CLUBS_BIT",
+    "HandState",
+    "HeartsError",
+    "HeartsMatch",
+    "HeartsView",
+    "IllegalPass",
+    "IllegalPlay",
+    "NothingToUndo",
+    "PlayedCard",
+    "Trick",
+    "WrongPhase",
+    "deal_hands",
+    "legal_mask",
+    "match_winner",
+    "moon_scores",
+    "parse_match_code",
+    "pass_direction",
+    "pass_source",
+    "pass_target",
+    "points_of",
+    "trick_winner",
+]
+
+HUMAN = 0
+GAME = "HT1"
+BOT_LEVELS = {"E": "easy", "N": "normal", "H": "hard"}
+PHASES = ("passing", "playing", "hand_over", "match_over")
+JSON_VERSION = 1
+
+
+class HeartsError(ValueError):
+    """An action the rules refuse. ``reason`` is a stable key for translations."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+
+
+class IllegalPass(HeartsError):
+    pass
+
+
+class IllegalPlay(HeartsError):
+    pass
+
+
+class WrongPhase(HeartsError):
+    pass
+
+
+class NothingToUndo(HeartsError):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedCard:
+    seat: int
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    leader: int
+    cards: tuple[PlayedCard, ...]
+    winner: int
+    points: int
+
+
+# Played cards are immutable, so one shared object per (seat, card) serves every trick.
+_PLAYED = tuple(tuple(PlayedCard(seat, c) for c in range(DECK_SIZE)) for seat in range(NUM_SEATS))
+
+
+def _finished_trick(cards: tuple[PlayedCard, ...]) -> Trick:
+    leader = cards[0].seat
+    plain = tuple(p.card for p in cards)
+    taken = 0
+    for c in plain:
+        taken |= 1 << c
+    return Trick(leader, cards, trick_winner(leader, plain), points_of(taken))
+
+
+@dataclass(frozen=True, slots=True)
+class HeartsView:
+    """Exactly what one seat may know; bots and pages get only this."""
+
+    seat: int
+    deal: str
+    phase: str
+    hand_number: int
+    pass_direction: str
+    hand: int
+    pass_chosen: bool
+    passed: int | None
+    received: int | None
+    trick: tuple[PlayedCard, ...]
+    tricks: tuple[Trick, ...]
+    turn: int | None
+    hearts_broken: bool
+    hand_points: tuple[int, int, int, int]
+    totals: tuple[int, int, int, int]
+    hand_scores: tuple[tuple[int, int, int, int], ...]
+    cards_left: tuple[int, int, int, int]
+    legal: int
+    moon: int | None
+    winner: int | None
+    # Added to the interface: the three cards this seat chose to pass, while it waits for the
+    # exchange (0 otherwise); they are still in ``hand`` until the exchange.
+    pass_choice: int = 0
+
+
+class HandState(NamedTuple):
+    """The whole match at one moment. Immutable: every action makes a new one.
+
+    ``hands``: each seat's cards now. ``chosen``: the three cards each seat chose to pass,
+    waiting for the exchange (0 = not chosen yet). ``passed``: what each seat passed this hand
+    (0 before the exchange and in a no-pass hand). ``trick``: the trick in progress.
+    ``tricks``: this hand's finished tricks (kept after the hand until the next one).
+    ``hand_points``: points taken this hand, before the moon rule. ``turn``/``moon``/``winner``
+    use -1 for none.
+    """
+
+    hand_number: int
+    phase: str
+    hands: tuple[int, int, int, int]
+    chosen: tuple[int, int, int, int]
+    passed: tuple[int, int, int, int]
+    trick: tuple[PlayedCard, ...]
+    tricks: tuple[Trick, ...]
+    turn: int
+    hearts_broken: bool
+    hand_points: tuple[int, int, int, int]
+    totals: tuple[int, int, int, int]
+    hand_scores: tuple[tuple[int, int, int, int], ...]
+    moon: int
+    winner: int
+
+
+def parse_match_code(text: str) -> DealCode:
+    """Parse a Hearts match code ``HT1-L-XXXXXXX`` (L: E, N or H); raises DealCodeError."""
+    return parse_deal_code(text, GAME, "".join(BOT_LEVELS))
+
+
+def deal_hands(number: int, hand_number: int) -> tuple[int, int, int, int]:
+    """The four hands of hand ``hand_number`` of match ``number``, as bitmasks by seat."""
+    deck = shuffled(range(DECK_SIZE), GAME, number, hand_number)
+    hands = [0, 0, 0, 0]
+    for i, c in enumerate(deck):
+        hands[i // HAND_SIZE] |= 1 << c
+    return hands[0], hands[1], hands[2], hands[3]
+
+
+def _holder_of_two_of_clubs(hands: tuple[int, ...]) -> int:
+    for seat in range(NUM_SEATS):
+        if hands[seat] & TWO_OF_CLUBS_BIT:
+            return seat
+    raise AssertionError("the 2♣ is in no hand")
+
+
+def _start_hand(
+    number: int,
+    hand_number: int,
+    totals: tuple[int, int, int, int],
+    hand_scores: tuple[tuple[int, int, int, int], ...],
+) -> HandState:
+    hands = deal_hands(number, hand_number)
+    passing = pass_direction(hand_number) != "none"
+    return HandState(
+        hand_number=hand_number,
+        phase="passing" if passing else "playing",
+        hands=hands,
+        chosen=(0, 0, 0, 0),
+        passed=(0, 0, 0, 0),
+        trick=(),
+        tricks=(),
+        turn=-1 if passing else _holder_of_two_of_clubs(hands),
+        hearts_broken=False,
+        hand_points=(0, 0, 0, 0),
+        totals=totals,
+        hand_scores=hand_scores,
+        moon=-1,
+        winner=-1,
+    )
+
+
+def _exchange(state: HandState, chosen: tuple[int, int, int, int]) -> HandState:
+    offset = PASS_OFFSETS[pass_direction(state.hand_number)]
+    hands = list(state.hands)
+    for seat in range(NUM_SEATS):
+        hands[seat] &= ~chosen[seat]
+    for seat in range(NUM_SEATS):
+        hands[(seat + offset) & 3] |= chosen[seat]
+    new_hands = (hands[0], hands[1], hands[2], hands[3])
+    return state._replace(
+        phase="playing",
+        hands=new_hands,
+        chosen=(0, 0, 0, 0),
+        passed=chosen,
+        turn=_holder_of_two_of_clubs(new_hands),
+    )
+
+
+# Building the state positionally skips NamedTuple's keyword handling: plays are hot.
+_new_state = tuple.__new__
+
+
+def _apply_play(state: HandState, card: int) -> HandState:
+    """The state after the seat to move plays ``card`` (already checked legal)."""
+    (hand_number, phase, hands, chosen, passed, trick, tricks, seat, broken, hand_points,
+     totals, hand_scores, moon, winner) = state  # fmt: skip
+    left = list(hands)
+    left[seat] ^= 1 << card
+    trick = (*trick, _PLAYED[seat][card])
+    if card // 13 == HEARTS:
+        broken = True
+    if len(trick) < NUM_SEATS:
+        return _new_state(HandState, (
+            hand_number, phase, (left[0], left[1], left[2], left[3]), chosen, passed, trick,
+            tricks, (seat + 1) & 3, broken, hand_points, totals, hand_scores, moon, winner,
+        ))  # fmt: skip
+    done = _finished_trick(trick)
+    points = list(hand_points)
+    points[done.winner] += done.points
+    tricks = (*tricks, done)
+    state = _new_state(HandState, (
+        hand_number, phase, (left[0], left[1], left[2], left[3]), chosen, passed, (), tricks,
+        done.winner, broken, (points[0], points[1], points[2], points[3]), totals, hand_scores,
+        moon, winner,
+    ))  # fmt: skip
+    if len(tricks) < HAND_SIZE:
+        return state
+    return _score_hand(state)
+
+
+def _score_hand(state: HandState) -> HandState:
+    scores, shooter = moon_scores(state.hand_points)
+    totals = tuple(t + s for t, s in zip(state.totals, scores, strict=True))
+    winner = match_winner(totals)
+    return state._replace(
+        phase="hand_over" if winner is None else "match_over",
+        turn=-1,
+        totals=totals,
+        hand_scores=(*state.hand_scores, scores),
+        moon=-1 if shooter is None else shooter,
+        winner=-1 if winner is None else winner,
+    )
+
+
+def _why_illegal(state: HandState, card: int) -> IllegalPlay:
+    """Why ``card``, which is in the hand of the seat to move but not legal, may not be played."""
+    name = card_text(card)
+    if state.trick:
+        led = state.trick[0].card // 13
+        if state.hands[state.turn] & SUIT_MASKS[led]:
+            return IllegalPlay(
+                "follow_suit", f"{name} does not follow suit; play a card of the suit led."
+            )
+        return IllegalPlay(
+            "first_trick",
+            f"{name} may not be played on the first trick: no hearts and no Q♠ while you hold "
+            "other cards.",
+        )
+    if not state.tricks:
+        return IllegalPlay("two_of_clubs", "The first trick is led with the 2♣.")
+    return IllegalPlay(
+        "hearts_not_broken",
+        f"{name} is a heart, and hearts may not be led before one has been played.",
+    )
+
+
+def _invalid_state(what: str) -> HeartsError:
+    return HeartsError("bad_state", f"Saved Hearts match is not valid: {what}.")
+
+
+class HeartsMatch:
+    """A match of Hearts: the player against three bots, hand after hand up to 100."""
+
+    __slots__ = ("_code", "_state", "_undo")
+
+    def __init__(self, code: DealCode, state: HandState, undo: list[HandState]) -> None:
+        self._code = code
+        self._state = state
+        # States taken just before each of the player's plays in this hand, oldest first.
+        self._undo = undo
+
+    @classmethod
+    def new(cls, code: DealCode | str) -> HeartsMatch:
+        if isinstance(code, str):
+            code = parse_match_code(code)
+        elif code.game != GAME or code.variant not in BOT_LEVELS:
+            raise DealCodeError("game", f"'{code}' is not a Hearts match code.")
+        return cls(code, _start_hand(code.number, 1, (0, 0, 0, 0), ()), [])
+
+    # -- reading --------------------------------------------------------------------------
+
+    @property
+    def code(self) -> DealCode:
+        return self._code
+
+    @property
+    def deal(self) -> str:
+        return str(self._code)
+
+    @property
+    def bot_level(self) -> str:
+        return BOT_LEVELS[self._code.variant]
+
+    @property
+    def state(self) -> HandState:
+        """The full state (every hand): for the engine's own tests, never for players."""
+        return self._state
+
+    @property
+    def phase(self) -> str:
+        return self._state.phase
+
+    @property
+    def hand_number(self) -> int:
+        return self._state.hand_number
+
+    @property
+    def turn(self) -> int | None:
+        turn = self._state.turn
+        return None if turn < 0 else turn
+
+    @property
+    def pass_direction(self) -> str:
+        return pass_direction(self._state.hand_number)
+
+    def legal_plays(self) -> int:
+        """The cards the seat to move may play (0 outside the playing phase)."""
+        st = self._state
+        if st.turn < 0:
+            return 0
+        led = st.trick[0].card // 13 if st.trick else -1
+        return legal_mask(st.hands[st.turn], led, not st.tricks, st.hearts_broken)
+
+    def view(self, seat: int) -> HeartsView:
+        if not 0 <= seat < NUM_SEATS:
+            raise ValueError(f"no seat {seat}")
+        st = self._state
+        direction = pass_direction(st.hand_number)
+        exchanged = bool(st.passed[seat])
+        hands = st.hands
+        if st.phase == "playing":
+            legal = self.legal_plays() if st.turn == seat else 0
+        elif st.phase == "passing" and not st.chosen[seat]:
+            # While passing, any card of the hand may be picked.
+            legal = hands[seat]
+        else:
+            legal = 0
+        return HeartsView(
+            seat=seat,
+            deal=str(self._code),
+            phase=st.phase,
+            hand_number=st.hand_number,
+            pass_direction=direction,
+            hand=hands[seat],
+            pass_chosen=bool(st.chosen[seat]),
+            passed=st.passed[seat] if exchanged else None,
+            received=st.passed[pass_source(seat, direction)] if exchanged else None,
+            trick=st.trick,
+            tricks=st.tricks,
+            turn=None if st.turn < 0 else st.turn,
+            hearts_broken=st.hearts_broken,
+            hand_points=st.hand_points,
+            totals=st.totals,
+            hand_scores=st.hand_scores,
+            cards_left=(
+                hands[0].bit_count(),
+                hands[1].bit_count(),
+                hands[2].bit_count(),
+                hands[3].bit_count(),
+            ),
+            legal=legal,
+            moon=None if st.moon < 0 else st.moon,
+            winner=None if st.winner < 0 else st.winner,
+            pass_choice=st.chosen[seat],
+        )
+
+    # -- acting ---------------------------------------------------------------------------
+
+    def choose_pass(self, seat: int, cards: int) -> None:
+        """``seat`` chooses the three cards it passes; the fourth choice makes the exchange."""
+        st = self._state
+        if st.phase != "passing":
+            if st.phase == "playing" and pass_direction(st.hand_number) == "none":
+                raise IllegalPass("no_pass", "There is no passing in this hand.")
+            raise WrongPhase("not_passing", "Cards can only be passed before the first trick.")
+        if not isinstance(seat, int) or not 0 <= seat < NUM_SEATS:
+            raise IllegalPass("seat", f"There is no seat {seat!r}.")
+        if st.chosen[seat]:
+            raise IllegalPass("already_chosen", "The cards to pass are already chosen.")
+        if not isinstance(cards, int) or cards < 0 or cards & ~FULL_DECK:
+            raise IllegalPass("not_in_hand", "Pass cards from your hand.")
+        if cards.bit_count() != PASS_SIZE:
+            raise IllegalPass("count", f"Pass exactly {PASS_SIZE} cards.")
+        if cards & ~st.hands[seat]:
+            raise IllegalPass("not_in_hand", "Pass cards from your hand.")
+        chosen = list(st.chosen)
+        chosen[seat] = cards
+        new_chosen = (chosen[0], chosen[1], chosen[2], chosen[3])
+        if all(new_chosen):
+            self._state = _exchange(st, new_chosen)
+        else:
+            self._state = st._replace(chosen=new_chosen)
+
+    def play(self, card: int, seat: int | None = None) -> None:
+        """The seat to move plays ``card``. Raises IllegalPlay and changes nothing if illegal.
+
+        ``seat``, when given, must be the seat to move (the web layer passes the player's).
+        """
+        st = self._state
+        turn = st.turn
+        if turn < 0:
+            raise WrongPhase("not_playing", "No card can be played now.")
+        if seat is not None and seat != turn:
+            raise IllegalPlay("not_your_turn", "It is not your turn.")
+        if type(card) is not int or not 0 <= card < DECK_SIZE:
+            raise IllegalPlay("not_a_card", f"{card!r} is not a card.")
+        bit = 1 << card
+        hand = st.hands[turn]
+        if not hand & bit:
+            raise IllegalPlay("not_in_hand", f"{card_text(card)} is not in the hand.")
+        trick = st.trick
+        led = trick[0].card // 13 if trick else -1
+        if not legal_mask(hand, led, not st.tricks, st.hearts_broken) & bit:
+            raise _why_illegal(st, card)
+        if turn == HUMAN:
+            self._undo.append(st)
+        new = _apply_play(st, card)
+        if new.turn < 0:
+            # The hand is scored, and a scored hand is final.
+            self._undo.clear()
+        self._state = new
+
+    @property
+    def undo_available(self) -> bool:
+        return bool(self._undo)
+
+    def undo(self) -> None:
+        """Put back the state from before the player's last play (bots' later plays go too)."""
+        if not self._undo:
+            raise NothingToUndo("nothing_to_undo", "There is no play of yours to take back.")
+        self._state = self._undo.pop()
+
+    def next_hand(self) -> None:
+        st = self._state
+        if st.phase != "hand_over":
+            raise WrongPhase("not_hand_over", "The next hand is dealt only after a hand is over.")
+        self._state = _start_hand(self._code.number, st.hand_number + 1, st.totals, st.hand_scores)
+
+    # -- copying and saving ---------------------------------------------------------------
+
+    def copy(self) -> HeartsMatch:
+        return HeartsMatch(self._code, self._state, list(self._undo))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, HeartsMatch):
+            return NotImplemented
+        return (
+            self._code == other._code
+            and self._state == other._state
+            and self._undo == other._undo
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        st = self._state
+        return f"<HeartsMatch {self._code} hand {st.hand_number} {st.phase}>"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "v": JSON_VERSION,
+            "deal": str(self._code),
+            "state": _state_to_json(self._state),
+            "undo": [_state_to_json(s) for s in self._undo],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> HeartsMatch:
+        """Rebuild a match saved by :meth:`to_json`; raises HeartsError("bad_state")."""
+        try:
+            if data["v"] != JSON_VERSION:
+                raise _invalid_state("unknown version")
+            code = parse_match_code(data["deal"])
+            state = _state_from_json(data["state"])
+            undo = [_state_from_json(s) for s in data["undo"]]
+        except HeartsError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise _invalid_state(str(exc) or type(exc).__name__) from exc
+        return cls(code, state, undo)
+
+
+def _state_to_json(st: HandState) -> dict[str, Any]:
+    return {
+        "hand_number": st.hand_number,
+        "phase": st.phase,
+        "hands": list(st.hands),
+        "chosen": list(st.chosen),
+        "passed": list(st.passed),
+        "trick": [[p.seat, p.card] for p in st.trick],
+        "tricks": [[t.leader, [p.card for p in t.cards]] for t in st.tricks],
+        "turn": st.turn,
+        "hearts_broken": st.hearts_broken,
+        "hand_points": list(st.hand_points),
+        "totals": list(st.totals),
+        "hand_scores": [list(s) for s in st.hand_scores],
+        "moon": st.moon,
+        "winner": st.winner,
+    }
+
+
+def _int(value: Any, low: int, high: int, what: str) -> int:
+    if type(value) is not int or not low <= value <= high:
+        raise _invalid_state(f"{what} out of range")
+    return value
+
+
+def _four(values: Any, low: int, high: int, what: str) -> tuple[int, int, int, int]:
+    if not isinstance(values, list) or len(values) != NUM_SEATS:
+        raise _invalid_state(f"{what} needs four values")
+    a, b, c, d = (_int(v, low, high, what) for v in values)
+    return a, b, c, d
+
+
+def _played(seat: Any, card: Any) -> PlayedCard:
+    return _PLAYED[_int(seat, 0, NUM_SEATS - 1, "seat")][_int(card, 0, DECK_SIZE - 1, "card")]
+
+
+def _state_from_json(data: dict[str, Any]) -> HandState:
+    phase = data["phase"]
+    if phase not in PHASES:
+        raise _invalid_state("unknown phase")
+    trick = tuple(_played(seat, c) for seat, c in data["trick"])
+    tricks = []
+    for leader, cards in data["tricks"]:
+        if len(cards) != NUM_SEATS:
+            raise _invalid_state("a finished trick has four cards")
+        lead = _int(leader, 0, NUM_SEATS - 1, "leader")
+        tricks.append(
+            _finished_trick(tuple(_played((lead + i) & 3, c) for i, c in enumerate(cards)))
+        )
+    if not isinstance(data["hearts_broken"], bool):
+        raise _invalid_state("hearts_broken is true or false")
+    big = 2**31
+    state = HandState(
+        hand_number=_int(data["hand_number"], 1, big, "hand_number"),
+        phase=phase,
+        hands=_four(data["hands"], 0, FULL_DECK, "hands"),
+        chosen=_four(data["chosen"], 0, FULL_DECK, "chosen"),
+        passed=_four(data["passed"], 0, FULL_DECK, "passed"),
+        trick=trick,
+        tricks=tuple(tricks),
+        turn=_int(data["turn"], -1, NUM_SEATS - 1, "turn"),
+        hearts_broken=data["hearts_broken"],
+        hand_points=_four(data["hand_points"], 0, TOTAL_POINTS, "hand_points"),
+        totals=_four(data["totals"], 0, big, "totals"),
+        hand_scores=tuple(_four(s, 0, TOTAL_POINTS, "hand_scores") for s in data["hand_scores"]),
+        moon=_int(data["moon"], -1, NUM_SEATS - 1, "moon"),
+        winner=_int(data["winner"], -1, NUM_SEATS - 1, "winner"),
+    )
+    # The engine relies on these; a state that breaks them did not come from it.
+    if (state.turn >= 0) != (phase == "playing"):
+        raise _invalid_state("turn does not fit the phase")
+    if len(state.trick) >= NUM_SEATS or len(state.tricks) > HAND_SIZE:
+        raise _invalid_state("too many cards in tricks")
+    return state
+
