@@ -1,0 +1,51 @@
+"""The Hearts bots: Easy, Normal and Hard (spec/hearts.md, "The bots").
+
+Each decision is a function of one seat's :class:`HeartsView` and a seed, nothing else, so a
+match replays exactly. The web layer calls these off the event loop (Hard searches).
+"""
+
+from __future__ import annotations
+
+from app.bots import easy, hard, normal
+from app.bots.model import from_view
+from app.rules.cards import card_text
+from app.rules.deal_codes import seed_from
+
+LEVELS = ("easy", "normal", "hard")
+
+
+def decision_seed(view, kind: str = "play") -> int:
+    """The seed of the decision in ``view``: the deal, hand, seat, and "pass" or the cards
+    played so far this hand (all public), so replaying a match repeats every decision."""
+    if kind == "pass":
+        return seed_from(view.deal, view.hand_number, view.seat, "pass")
+    played = [pc.card for trick in view.tricks for pc in trick.cards]
+    played += [pc.card for pc in view.trick]
+    return seed_from(view.deal, view.hand_number, view.seat, " ".join(map(card_text, played)))
+
+
+def choose_pass(level: str, view, seed: int) -> int:
+    """A mask of the three cards this seat passes."""
+    _check(level)
+    if level == "easy":
+        return easy.choose_pass(view.hand)
+    # Hard passes like Normal: the search is spent on card play.
+    return normal.choose_pass(view.hand)
+
+
+def choose_play(level: str, view, seed: int) -> int:
+    """The card this seat plays now (it must be the seat's turn)."""
+    _check(level)
+    if not view.legal:
+        raise ValueError(f"seat {view.seat} has no card to play now")
+    if level == "hard":
+        return hard.choose_play(view, seed)
+    pos = from_view(view)
+    if level == "easy":
+        return easy.choose_play(pos, view.seat, view.legal, seed)
+    return normal.choose_play(pos, view.seat, view.legal)
+
+
+def _check(level: str) -> None:
+    if level not in LEVELS:
+        raise ValueError(f"unknown bot level {level!r}; use one of {', '.join(LEVELS)}")

@@ -1,0 +1,185 @@
+"""A compact, mutable model of one Hearts hand for the bots.
+
+The bots decide from a seat's :class:`HeartsView` only. :func:`from_view` turns that view into a
+:class:`Pos` that holds the public facts (cards played, the trick, points, voids shown) plus the
+seat's own cards; the Hard bot fills the other hands with a sampled deal and plays the hand out
+with :func:`step`, which is why everything here is bitmasks and small ints (it runs hundreds of
+thousands of times per second of search).
+"""
+
+from __future__ import annotations
+
+from app.rules.cards import QUEEN_OF_SPADES, SUIT_MASKS, TWO_OF_CLUBS
+
+CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
+HEART_MASK = SUIT_MASKS[HEARTS]
+SPADE_MASK = SUIT_MASKS[SPADES]
+QS = QUEEN_OF_SPADES
+QS_BIT = 1 << QS
+KS_BIT = 1 << (QS + 1)
+AS_BIT = 1 << (QS + 2)
+POINT_MASK = HEART_MASK | QS_BIT
+TWO_CLUBS_BIT = 1 << TWO_OF_CLUBS
+ALL_SUITS_VOID = 0b1111
+
+
+def points_of(mask: int) -> int:
+    return (mask & HEART_MASK).bit_count() + (13 if mask & QS_BIT else 0)
+
+
+def highest(mask: int) -> int:
+    return mask.bit_length() - 1
+
+
+def lowest(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def below(card: int) -> int:
+    """The cards of ``card``'s suit that rank lower than it."""
+    return ((1 << card) - 1) & SUIT_MASKS[card // 13]
+
+
+def above(card: int) -> int:
+    """The cards of ``card``'s suit that rank higher than it."""
+    return ~((2 << card) - 1) & SUIT_MASKS[card // 13]
+
+
+class Pos:
+    """One hand in progress. ``hands`` of seats other than the deciding one are only known in
+    a sampled world; a policy reads ``hands[seat]`` of its own seat and the public fields."""
+
+    __slots__ = (
+        "hands",
+        "hearts_broken",
+        "leader",
+        "played",
+        "points",
+        "taken",
+        "trick",
+        "tricks_done",
+        "turn",
+        "voids",
+    )
+
+    def __init__(self) -> None:
+        self.hands = [0, 0, 0, 0]
+        self.played = 0  # every card played this hand, the open trick included
+        self.trick: list[int] = []  # cards of the open trick in play order
+        self.leader = 0
+        self.turn = 0
+        self.points = [0, 0, 0, 0]  # points taken this hand, before the moon rule
+        self.taken = [0, 0, 0, 0]  # tricks taken this hand
+        self.voids = [0, 0, 0, 0]  # per seat, bit s set: shown void in suit s
+        self.hearts_broken = False
+        self.tricks_done = 0
+
+    def copy(self) -> Pos:
+        other = Pos.__new__(Pos)
+        other.hands = self.hands[:]
+        other.played = self.played
+        other.trick = self.trick[:]
+        other.leader = self.leader
+        other.turn = self.turn
+        other.points = self.points[:]
+        other.taken = self.taken[:]
+        other.voids = self.voids[:]
+        other.hearts_broken = self.hearts_broken
+        other.tricks_done = self.tricks_done
+        return other
+
+    def winning(self) -> tuple[int, int]:
+        """(seat, card) currently winning the open trick (which must not be empty)."""
+        trick = self.trick
+        suit_mask = SUIT_MASKS[trick[0] // 13]
+        best = 0
+        for i in range(1, len(trick)):
+            c = trick[i]
+            if (1 << c) & suit_mask and c > trick[best]:
+                best = i
+        return (self.leader + best) & 3, trick[best]
+
+
+def legal(pos: Pos, seat: int) -> int:
+    """The cards ``seat`` may play now (same rules as the engine: spec/hearts.md 3–6)."""
+    hand = pos.hands[seat]
+    trick = pos.trick
+    if trick:
+        follow = hand & SUIT_MASKS[trick[0] // 13]
+        if follow:
+            return follow
+        if pos.tricks_done == 0:
+            safe = hand & ~POINT_MASK
+            return safe or hand
+        return hand
+    if pos.tricks_done == 0 and hand & TWO_CLUBS_BIT:
+        return TWO_CLUBS_BIT
+    if not pos.hearts_broken:
+        return (hand & ~HEART_MASK) or hand
+    return hand
+
+
+def step(pos: Pos, card: int) -> None:
+    """Play ``card`` for the seat to move, updating the public facts and closing tricks."""
+    seat = pos.turn
+    bit = 1 << card
+    pos.hands[seat] &= ~bit
+    pos.played |= bit
+    trick = pos.trick
+    if trick and card // 13 != trick[0] // 13:
+        pos.voids[seat] |= 1 << (trick[0] // 13)
+    elif not trick and card // 13 == HEARTS and not pos.hearts_broken:
+        # Leading an unbroken heart is only legal with nothing but hearts left.
+        pos.voids[seat] |= ALL_SUITS_VOID & ~(1 << HEARTS)
+    if card // 13 == HEARTS:
+        pos.hearts_broken = True
+    trick.append(card)
+    if len(trick) < 4:
+        pos.turn = (seat + 1) & 3
+        return
+    winner, _ = pos.winning()
+    pts = 0
+    for c in trick:
+        if c // 13 == HEARTS:
+            pts += 1
+        elif c == QS:
+            pts += 13
+    pos.points[winner] += pts
+    pos.taken[winner] += 1
+    pos.trick = []
+    pos.leader = winner
+    pos.turn = winner
+    pos.tricks_done += 1
+
+
+def hand_scores(points: list[int]) -> list[int]:
+    """Points after the moon rule."""
+    for s in range(4):
+        if points[s] == 26:
+            return [0 if t == s else 26 for t in range(4)]
+    return points[:]
+
+
+def from_view(view) -> Pos:
+    """The seat's knowledge as a :class:`Pos`: its own hand filled in, the others empty."""
+    pos = Pos()
+    me = view.seat
+    pos.hands[me] = view.hand
+    for trick in view.tricks:
+        _replay(pos, trick.leader, [pc.card for pc in trick.cards])
+    if view.trick:
+        _replay(pos, view.trick[0].seat, [pc.card for pc in view.trick])
+    if view.turn is not None:
+        pos.turn = view.turn
+    elif not view.trick and not view.tricks:
+        pos.turn = me
+    return pos
+
+
+def _replay(pos: Pos, leader: int, cards: list[int]) -> None:
+    # Rebuilds the public facts (voids, broken hearts, winners) trick by trick; the hands of
+    # the other seats stay empty, so their bits are cleared from nothing.
+    pos.leader = leader
+    pos.turn = leader
+    for card in cards:
+        step(pos, card)

@@ -1,0 +1,288 @@
+"""Normal: the five tips of the seed page (spec/hearts.md, "The bots"), as plain rules.
+
+The play policy reads only its own seat's hand and the public facts of a :class:`Pos`, so the
+Hard bot can use it unchanged to play sampled worlds out. Each tip is marked where it acts.
+"""
+
+from __future__ import annotations
+
+from app.bots.model import (
+    AS_BIT,
+    CLUBS,
+    DIAMONDS,
+    HEART_MASK,
+    HEARTS,
+    KS_BIT,
+    POINT_MASK,
+    QS,
+    QS_BIT,
+    SPADE_MASK,
+    SPADES,
+    Pos,
+    above,
+    below,
+    highest,
+    lowest,
+)
+from app.rules.cards import FULL_DECK, SUIT_MASKS
+
+# Tip 5: the points one player must hold, alone, before the others start blocking a moon.
+MOON_WATCH = 6
+# Tip 1: hearts from this rank up (J) are worth passing.
+HIGH_HEART_RANK = 9
+# Tip 4: lead a high card early only from this rank up (Q).
+HIGH_LEAD_RANK = 10
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def moon_losers(hand: int, out: int) -> int:
+    """Cards of ``hand`` that some unplayed card of another seat outranks (they can lose)."""
+    losers = 0
+    for suit_mask in SUIT_MASKS:
+        theirs = out & suit_mask
+        if theirs and hand & suit_mask:
+            losers |= hand & below(highest(theirs))
+    return losers
+
+
+# --- passing -------------------------------------------------------------------------------
+
+
+def choose_pass(hand: int) -> int:
+    """Three cards to pass, by tip 1 (void a minor suit, shed danger), tip 2 and tip 5."""
+    losers = moon_losers(hand, FULL_DECK & ~hand)
+    if losers.bit_count() <= 3 and (hand & HEART_MASK).bit_count() >= 5:
+        # Tip 5: a hand that can clearly take every trick passes its weak cards and shoots.
+        chosen = losers
+        for c in _bits(hand & ~chosen):
+            if chosen.bit_count() == 3:
+                break
+            chosen |= 1 << c
+        return chosen
+
+    chosen = 0
+    low_spades = (hand & SPADE_MASK & ~(QS_BIT | KS_BIT | AS_BIT)).bit_count()
+    # Tip 2: the queen with four or more lower spades is safer kept; so are K and A with them.
+    if low_spades < 4:
+        chosen |= hand & QS_BIT
+        chosen |= hand & AS_BIT
+        chosen |= hand & KS_BIT
+        while chosen.bit_count() > 3:
+            chosen &= ~(1 << lowest(chosen))
+    room = 3 - chosen.bit_count()
+    # Tip 1: void clubs or diamonds (shortest first, clubs on a tie) if it fits.
+    minors = [
+        (hand & SUIT_MASKS[s]).bit_count() for s in (CLUBS, DIAMONDS)
+    ]
+    for length, suit in sorted(zip(minors, (CLUBS, DIAMONDS), strict=True)):
+        if 0 < length <= room:
+            chosen |= hand & SUIT_MASKS[suit]
+            break
+    # Then the high hearts, then the highest cards, keeping low spades (tip 2) to the last.
+    rest = hand & ~chosen
+    while chosen.bit_count() < 3:
+        chosen |= 1 << _most_dangerous(rest, hand)
+        rest = hand & ~chosen
+    return chosen
+
+
+def _most_dangerous(cards: int, hand: int) -> int:
+    def danger(c: int) -> tuple[int, int, int]:
+        rank = c % 13
+        suit = c // 13
+        if suit == HEARTS and rank >= HIGH_HEART_RANK:
+            tier = 2
+        elif suit == SPADES and c < QS:
+            tier = 0
+        else:
+            tier = 1
+        return (tier, rank, -(hand & SUIT_MASKS[suit]).bit_count())
+
+    return max(_bits(cards), key=danger)
+
+
+# --- playing -------------------------------------------------------------------------------
+
+
+def moon_threat(pos: Pos, me: int) -> int:
+    """Tip 5: the other seat that has taken every point so far (enough to matter), or -1."""
+    total = pos.points[0] + pos.points[1] + pos.points[2] + pos.points[3]
+    if total < MOON_WATCH or total == 26:
+        return -1
+    for s in range(4):
+        if s != me and pos.points[s] == total:
+            return s
+    return -1
+
+
+def choose_play(pos: Pos, me: int, legal: int) -> int:
+    if legal & (legal - 1) == 0:
+        return legal.bit_length() - 1
+    hand = pos.hands[me]
+    out = FULL_DECK & ~(pos.played | hand)
+    others = sum(pos.points) - pos.points[me]
+    if others == 0 and moon_losers(hand, out).bit_count() <= 1 and out & POINT_MASK:
+        return _shoot(pos, legal, out)
+    threat = moon_threat(pos, me)
+    if not pos.trick:
+        return _lead(pos, me, hand, legal, out, threat)
+    if legal & SUIT_MASKS[pos.trick[0] // 13]:
+        return _follow(pos, legal, threat)
+    return _discard(pos, hand, legal, threat)
+
+
+def _shoot(pos: Pos, legal: int, out: int) -> int:
+    # Tip 5, second half: take every trick, and never hand a point card to another seat.
+    if not pos.trick:
+        sure = [c for c in _bits(legal) if not out & above(c)]
+        if sure:
+            return max(sure, key=lambda c: ((out & SUIT_MASKS[c // 13]).bit_count(), c))
+        return highest(legal)
+    _, win = pos.winning()
+    if legal & SUIT_MASKS[pos.trick[0] // 13]:
+        over = legal & above(win)
+        return highest(over) if over else lowest(legal)
+    safe = legal & ~POINT_MASK
+    return lowest(safe or legal)
+
+
+def _lead(pos: Pos, me: int, hand: int, legal: int, out: int, threat: int) -> int:
+    if threat >= 0:
+        # Tip 5: lead the top heart to take a trick with points away from the shooter.
+        hearts = legal & HEART_MASK
+        if hearts and not out & above(highest(hearts)):
+            return highest(hearts)
+    queen_out = not pos.played & QS_BIT
+    spades = legal & SPADE_MASK
+    if queen_out and spades and not hand & (QS_BIT | KS_BIT | AS_BIT):
+        # Tip 3: without Q, K or A of spades, low spade leads force the queen out.
+        return lowest(spades)
+    avoid = 0
+    if queen_out and hand & (QS_BIT | KS_BIT | AS_BIT):
+        # Tip 2: holding the queen (or what it falls on), keep the spades and wait.
+        avoid = SPADE_MASK
+    choices = (legal & ~avoid) or legal
+    early = _early_high_lead(pos, choices, out)
+    if early >= 0:
+        return early
+    best = -1
+    best_key: tuple[int, int, int] = (0, 0, 0)
+    for suit_mask in SUIT_MASKS:
+        mine = choices & suit_mask
+        if not mine:
+            continue
+        c = lowest(mine)
+        key = (
+            0 if out & above(c) else 1,
+            (out & below(c)).bit_count(),
+            mine.bit_count(),
+        )
+        if best < 0 or key < best_key:
+            best, best_key = c, key
+    return best
+
+
+def _early_high_lead(pos: Pos, choices: int, out: int) -> int:
+    # Tip 4: in the first round of a side suit nobody is void yet, so a high card wins a
+    # trick without points and leaves the hand.
+    best = -1
+    for suit in (CLUBS, DIAMONDS):
+        mine = choices & SUIT_MASKS[suit]
+        if not mine or highest(mine) % 13 < HIGH_LEAD_RANK:
+            continue
+        if any(v & (1 << suit) for v in pos.voids):
+            continue
+        played_in_suit = (pos.played & SUIT_MASKS[suit]).bit_count()
+        if played_in_suit > 4 or (out & SUIT_MASKS[suit]).bit_count() < 6:
+            continue
+        if highest(mine) > best:
+            best = highest(mine)
+    return best
+
+
+def _follow(pos: Pos, legal: int, threat: int) -> int:
+    trick = pos.trick
+    led = trick[0] // 13
+    win_seat, win = pos.winning()
+    trick_points = 0
+    for c in trick:
+        if c // 13 == HEARTS:
+            trick_points += 1
+        elif c == QS:
+            trick_points += 13
+    last = len(trick) == 3
+    duck = legal & below(win)
+    over = legal & above(win)
+    if threat >= 0 and win_seat == threat and over and (trick_points or led == HEARTS):
+        # Tip 5: take this trick from the would-be shooter.
+        return highest(over)
+    if led == SPADES and not pos.played & QS_BIT:
+        return _follow_spades(legal, win, last and not trick_points)
+    if trick_points or led == HEARTS:
+        if duck:
+            return highest(duck)
+        return highest(legal) if last else lowest(legal)
+    first_round = (pos.played & SUIT_MASKS[led]).bit_count() == len(trick)
+    nobody_void = not any(v & (1 << led) for v in pos.voids)
+    if last or pos.tricks_done == 0 or (first_round and nobody_void):
+        # Tip 4: shed the high card while the trick carries no points.
+        return highest(legal)
+    if duck:
+        return highest(duck)
+    return lowest(legal)
+
+
+def _follow_spades(legal: int, win: int, last_and_clean: bool) -> int:
+    # The queen has not been played: it is ours (then in ``legal``) or still out.
+    if legal & QS_BIT:
+        rest = legal & ~QS_BIT
+        if win > QS:
+            # A K or A already wins the trick: give the queen to it.
+            return QS
+        if rest:
+            # Tip 2: the queen stays home; a K or A of ours wins safely since Q is ours.
+            return highest((rest & below(win)) or rest)
+        return QS
+    if last_and_clean:
+        return highest(legal)
+    safe = legal & below(QS)
+    if safe:
+        return highest((safe & below(win)) or safe)
+    return lowest(legal)
+
+
+def _discard(pos: Pos, hand: int, legal: int, threat: int) -> int:
+    win_seat, _ = pos.winning()
+    if threat >= 0:
+        if win_seat == threat:
+            # Tip 5: feed the would-be shooter nothing; keep the hearts for a blocking trick.
+            safe = legal & ~POINT_MASK
+            if safe:
+                return _highest_rank(safe, hand)
+        elif legal & POINT_MASK:
+            # Any point to another seat already stops the moon.
+            return QS if legal & QS_BIT else highest(legal & POINT_MASK)
+    if legal & QS_BIT:
+        return QS
+    if not pos.played & QS_BIT and legal & (AS_BIT | KS_BIT):
+        return highest(legal & (AS_BIT | KS_BIT))
+    if legal & HEART_MASK and not (threat >= 0 and win_seat == threat):
+        return highest(legal & HEART_MASK)
+    keep = SPADE_MASK & ~(QS_BIT | KS_BIT | AS_BIT)
+    return _highest_rank((legal & ~keep) or legal, hand)
+
+
+def _highest_rank(cards: int, hand: int) -> int:
+    # Tip 4 again: the highest card goes first; on equal rank, the shorter suit (to void it).
+    return max(
+        _bits(cards),
+        key=lambda c: (c % 13, -(hand & SUIT_MASKS[c // 13]).bit_count()),
+    )
