@@ -1,0 +1,126 @@
+"""Where games live: one `GameStore` protocol, an embedded SQLite backend and a shared Redis one.
+
+A game belongs to the session that created it: every call takes the session id, and a game of
+another session behaves exactly as if it did not exist. Writes are compare-and-set on `version`,
+so two requests that read the same version can never both apply (a double tap, a second tab, a
+second app instance).
+
+States and profiles are stored as JSON: give plain dicts, lists, strings, numbers, booleans and
+None (tuples come back as lists, dict keys as strings; NaN is refused).
+
+Expiry: a game or profile not written for `ttl_days` is gone. Reads do not extend its life.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+__all__ = ["Clock", "GameStore", "StoreError", "StoredGame", "new_game_id", "open_store"]
+
+Clock = Callable[[], float]
+
+SQLITE_PREFIX = "sqlite:///"
+REDIS_SCHEMES = ("redis://", "rediss://")
+DEFAULT_REDIS_PREFIX = "cardroom:"
+SECONDS_PER_DAY = 86_400
+
+
+class StoreError(Exception):
+    """The store cannot be used: a bad URL or settings, or the backend is unreachable or broken."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    game_id: str
+    kind: str
+    version: int
+    state: dict[str, Any]
+    updated_at: float
+
+
+class GameStore(Protocol):
+    async def get(self, session_id: str, game_id: str) -> StoredGame | None:
+        """The game, or None if it is missing, expired or owned by another session."""
+
+    async def create(self, session_id: str, kind: str, state: dict[str, Any]) -> StoredGame:
+        """A new game at version 1; it also becomes the session's current game of that kind."""
+
+    async def compare_and_set(
+        self, session_id: str, game_id: str, version: int, state: dict[str, Any]
+    ) -> StoredGame | None:
+        """Write `state` as version+1 only if the stored version is `version`; None otherwise."""
+
+    async def current(self, session_id: str, kind: str) -> StoredGame | None:
+        """The game of that kind this session created last, if it still exists."""
+
+    async def get_profile(self, session_id: str) -> tuple[int, dict[str, Any]]:
+        """Per-browser data and its version; (0, {}) when there is none."""
+
+    async def put_profile(self, session_id: str, version: int, data: dict[str, Any]) -> bool:
+        """Compare-and-set like games: version 0 creates. False when the version is stale."""
+
+    async def purge_expired(self) -> int:
+        """Delete games and profiles not written for ttl_days; returns how many were deleted."""
+
+    async def ping(self) -> None:
+        """Raise StoreError if the backend cannot be used (for /readyz)."""
+
+    async def close(self) -> None: ...
+
+
+def new_game_id() -> str:
+    """96 random bits, URL-safe: unguessable, so a game id alone reveals nothing."""
+    return secrets.token_urlsafe(12)
+
+
+def dump_json(value: dict[str, Any]) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def ttl_seconds(ttl_days: int) -> int:
+    if isinstance(ttl_days, bool) or not isinstance(ttl_days, int) or ttl_days < 1:
+        raise StoreError(f"the game TTL must be a whole number of days, at least 1: {ttl_days!r}")
+    return ttl_days * SECONDS_PER_DAY
+
+
+def open_store(
+    url: str,
+    ttl_days: int,
+    *,
+    clock: Clock = time.time,
+    redis_prefix: str = DEFAULT_REDIS_PREFIX,
+) -> GameStore:
+    """Open the store named by `url`.
+
+    - `sqlite:///./data/cardroom.sqlite3` (relative to the working directory) or
+      `sqlite:////var/lib/cardroom/games.sqlite3` (absolute): the embedded store. The file, its
+      directory and its tables are created when missing; it is opened (and purged) right away,
+      so a bad path raises StoreError here.
+    - `redis://host:port/db` (or `rediss://`): the shared store. Nothing is sent until the first
+      call; `ping()` tells whether the server answers.
+
+    `clock` gives the time stamps (and, for SQLite, decides what has expired); `redis_prefix`
+    namespaces every Redis key. Both exist for tests and for sharing one Redis between apps.
+    """
+    seconds = ttl_seconds(ttl_days)
+    if not isinstance(url, str):
+        raise StoreError(f"the store URL must be a string: {url!r}")
+    if url.startswith(SQLITE_PREFIX):
+        from app.store.sqlite import SqliteStore
+
+        path = url[len(SQLITE_PREFIX) :]
+        if not path:
+            raise StoreError(f"the store URL names no file: {url!r}")
+        return SqliteStore(path, seconds, clock=clock)
+    if url.startswith(REDIS_SCHEMES):
+        from app.store.redis import RedisStore
+
+        return RedisStore(url, seconds, clock=clock, prefix=redis_prefix)
+    raise StoreError(
+        f"unknown store URL {url!r}: use sqlite:///path/to/file.sqlite3 or redis://host:port/db"
+    )

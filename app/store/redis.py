@@ -1,0 +1,178 @@
+"""The shared store: Redis, for several app instances (redis-py's asyncio client).
+
+Keys (all under the prefix, `cardroom:` by default):
+- `game:{game_id}`       hash: session, kind, version, state (JSON), updated_at
+- `current:{session_id}` hash: kind -> game_id of the session's current game of that kind
+- `profile:{session_id}` hash: version, data (JSON), updated_at
+
+Every key expires `ttl_days` after its last write, and every write sets the expiry again; a
+game's writes also keep its session's `current` hash alive. Redis drops expired keys itself, so
+`purge_expired()` has nothing to do. Compare-and-set runs as a small Lua script, which Redis
+executes atomically: no other command can come between the version check and the write.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from app.store import Clock, StoredGame, StoreError, dump_json, new_game_id
+
+# KEYS: the game, the session's current-game hash.
+# ARGV: session id, expected version, new state, updated_at, ttl in seconds.
+COMPARE_AND_SET = """
+local game = redis.call('HMGET', KEYS[1], 'session', 'version', 'kind')
+if game[1] ~= ARGV[1] or tonumber(game[2]) ~= tonumber(ARGV[2]) then
+    return false
+end
+local version = tonumber(game[2]) + 1
+redis.call('HSET', KEYS[1], 'version', version, 'state', ARGV[3], 'updated_at', ARGV[4])
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+redis.call('EXPIRE', KEYS[2], ARGV[5])
+return {version, game[3]}
+"""
+
+# KEYS: the profile. ARGV: expected version (0: none yet), new data, updated_at, ttl in seconds.
+PUT_PROFILE = """
+local version = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
+if version ~= tonumber(ARGV[1]) then
+    return 0
+end
+redis.call('HSET', KEYS[1], 'version', version + 1, 'data', ARGV[2], 'updated_at', ARGV[3])
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+return 1
+"""
+
+# Fail a call rather than hang a request when Redis stops answering.
+SOCKET_TIMEOUT = 5.0
+
+
+def _game(game_id: str, fields: dict[str, str], session_id: str) -> StoredGame | None:
+    if fields.get("session") != session_id:
+        return None
+    return StoredGame(
+        game_id,
+        fields["kind"],
+        int(fields["version"]),
+        json.loads(fields["state"]),
+        float(fields["updated_at"]),
+    )
+
+
+@asynccontextmanager
+async def _errors() -> AsyncIterator[None]:
+    try:
+        yield
+    except RedisError as exc:
+        raise StoreError(f"Redis store: {exc}") from exc
+
+
+class RedisStore:
+    def __init__(
+        self, url: str, ttl_seconds: int, *, clock: Clock = time.time, prefix: str = "cardroom:"
+    ) -> None:
+        try:
+            self._redis = aioredis.Redis.from_url(
+                url,
+                decode_responses=True,
+                socket_timeout=SOCKET_TIMEOUT,
+                socket_connect_timeout=SOCKET_TIMEOUT,
+            )
+        except (ValueError, RedisError) as exc:
+            raise StoreError(f"bad Redis store URL {url!r}: {exc}") from exc
+        self._ttl = ttl_seconds
+        self._clock = clock
+        self._prefix = prefix
+        self._cas = self._redis.register_script(COMPARE_AND_SET)
+        self._put_profile = self._redis.register_script(PUT_PROFILE)
+
+    def _game_key(self, game_id: str) -> str:
+        return f"{self._prefix}game:{game_id}"
+
+    def _current_key(self, session_id: str) -> str:
+        return f"{self._prefix}current:{session_id}"
+
+    def _profile_key(self, session_id: str) -> str:
+        return f"{self._prefix}profile:{session_id}"
+
+    async def get(self, session_id: str, game_id: str) -> StoredGame | None:
+        async with _errors():
+            fields = await self._redis.hgetall(self._game_key(game_id))
+        return _game(game_id, fields, session_id)
+
+    async def create(self, session_id: str, kind: str, state: dict[str, Any]) -> StoredGame:
+        game = StoredGame(new_game_id(), kind, 1, state, self._clock())
+        game_key = self._game_key(game.game_id)
+        current_key = self._current_key(session_id)
+        fields = {
+            "session": session_id,
+            "kind": kind,
+            "version": 1,
+            "state": dump_json(state),
+            "updated_at": repr(game.updated_at),
+        }
+        async with _errors():
+            # MULTI/EXEC: the game and the pointer to it appear together, in one round trip.
+            pipe = self._redis.pipeline(transaction=True)
+            pipe.hset(game_key, mapping=fields)
+            pipe.expire(game_key, self._ttl)
+            pipe.hset(current_key, kind, game.game_id)
+            pipe.expire(current_key, self._ttl)
+            await pipe.execute()
+        return game
+
+    async def compare_and_set(
+        self, session_id: str, game_id: str, version: int, state: dict[str, Any]
+    ) -> StoredGame | None:
+        now = self._clock()
+        async with _errors():
+            result = await self._cas(
+                keys=[self._game_key(game_id), self._current_key(session_id)],
+                args=[session_id, version, dump_json(state), repr(now), self._ttl],
+            )
+        if result is None:
+            return None
+        new_version, kind = result
+        return StoredGame(game_id, kind, int(new_version), state, now)
+
+    async def current(self, session_id: str, kind: str) -> StoredGame | None:
+        async with _errors():
+            game_id = await self._redis.hget(self._current_key(session_id), kind)
+            if game_id is None:
+                return None
+            fields = await self._redis.hgetall(self._game_key(game_id))
+        return _game(game_id, fields, session_id)
+
+    async def get_profile(self, session_id: str) -> tuple[int, dict[str, Any]]:
+        async with _errors():
+            version, data = await self._redis.hmget(
+                self._profile_key(session_id), ["version", "data"]
+            )
+        if version is None or data is None:
+            return 0, {}
+        return int(version), json.loads(data)
+
+    async def put_profile(self, session_id: str, version: int, data: dict[str, Any]) -> bool:
+        async with _errors():
+            stored = await self._put_profile(
+                keys=[self._profile_key(session_id)],
+                args=[version, dump_json(data), repr(self._clock()), self._ttl],
+            )
+        return stored == 1
+
+    async def purge_expired(self) -> int:
+        # Redis deletes expired keys by itself.
+        return 0
+
+    async def ping(self) -> None:
+        async with _errors():
+            await self._redis.ping()
+
+    async def close(self) -> None:
+        await self._redis.aclose()

@@ -1,0 +1,396 @@
+"""The embedded store: one SQLite file in WAL mode, safe for several processes at once.
+
+Where the work runs (measured, see tests/store/measure_costs.py):
+- The calls of a tap (one `get`, one `compare_and_set`) run inline on the event loop. Each is a
+  few tens of microseconds, while handing a call to a thread and back costs about 150 µs on its
+  own, several times the work.
+- Blocking inline is only acceptable if nothing can make SQLite wait, so the inline connection
+  has `busy_timeout = 0`: when another process holds the write lock the call fails at once with
+  SQLITE_BUSY and is retried after an `asyncio.sleep` with a growing delay (up to
+  BUSY_GIVE_UP seconds), so other requests keep being served meanwhile. Every write takes the
+  lock up front (`BEGIN IMMEDIATE`), so BUSY can only come before anything was changed and the
+  retry is always safe.
+- The slow work runs on one maintenance thread with its own connection (whose `busy_timeout`
+  may block, as it is not the loop): WAL checkpoints, which fsync (automatic checkpoints are off
+  on the inline connection, else one commit in a thousand would stall the loop for milliseconds),
+  and the purge of expired rows.
+
+Durability: `synchronous = NORMAL` in WAL mode means a commit is in the WAL file (the operating
+system's cache) before the call returns, so killing the process loses nothing that was
+answered; only a power cut or kernel crash could lose the last commits.
+
+Expiry: rows older than the TTL are invisible to every read at once; the purge only reclaims the
+space. It runs when the store is opened, then on the maintenance thread after a write once
+PURGE_EVERY seconds have passed since the last one (an idle store has nothing to reclaim in a
+hurry), and whenever `purge_expired()` is called.
+
+One store object per process and event loop: the connections must not cross a fork.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import sqlite3
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from app.store import Clock, StoredGame, StoreError, dump_json, new_game_id
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+SCHEMA_VERSION = 1
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    game_id    TEXT PRIMARY KEY,
+    session_id TEXT NOT NULL,
+    kind       TEXT NOT NULL,
+    version    INTEGER NOT NULL,
+    state      TEXT NOT NULL,
+    updated_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS games_by_age ON games (updated_at);
+CREATE TABLE IF NOT EXISTS current_games (
+    session_id TEXT NOT NULL,
+    kind       TEXT NOT NULL,
+    game_id    TEXT NOT NULL,
+    PRIMARY KEY (session_id, kind)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS current_games_by_game ON current_games (game_id);
+CREATE TABLE IF NOT EXISTS profiles (
+    session_id TEXT PRIMARY KEY,
+    version    INTEGER NOT NULL,
+    data       TEXT NOT NULL,
+    updated_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS profiles_by_age ON profiles (updated_at);
+"""
+
+# Tuned for a tap's write of a few kB: ~3 WAL pages each, so a checkpoint every ~750 pages.
+CHECKPOINT_EVERY = 250
+PURGE_EVERY = 3600.0
+PURGE_BATCH = 500
+BUSY_GIVE_UP = 5.0
+BUSY_FIRST_DELAY = 0.001
+BUSY_MAX_DELAY = 0.025
+MAINTENANCE_BUSY_TIMEOUT_MS = 5000
+JOURNAL_SIZE_LIMIT = 32 * 1024 * 1024
+
+GAME_COLUMNS = "game_id, kind, version, state, updated_at"
+
+
+def _is_busy(exc: sqlite3.Error) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
+def _game(row: tuple[Any, ...] | None) -> StoredGame | None:
+    if row is None:
+        return None
+    game_id, kind, version, state, updated_at = row
+    return StoredGame(game_id, kind, version, json.loads(state), updated_at)
+
+
+def _connect(path: str, busy_timeout_ms: int) -> sqlite3.Connection:
+    # isolation_level=None: no implicit transactions, every write says BEGIN IMMEDIATE itself.
+    # check_same_thread=False: the connection is made here and then used by one other thread.
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {busy_timeout_ms}")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute(f"PRAGMA journal_size_limit = {JOURNAL_SIZE_LIMIT}")
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _write(conn: sqlite3.Connection, work: Callable[[], T]) -> T:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        result = work()
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return result
+
+
+class SqliteStore:
+    def __init__(self, path: str, ttl_seconds: int, *, clock: Clock = time.time) -> None:
+        self._path = path
+        self._ttl = ttl_seconds
+        self._clock = clock
+        self._writes_since_checkpoint = 0
+        self._next_purge = 0.0
+        self._maintenance: asyncio.Future[None] | None = None
+        self._closed = False
+        self._maint: sqlite3.Connection | None = None
+        self._conn: sqlite3.Connection | None = None
+        try:
+            directory = os.path.dirname(os.path.abspath(path))
+            os.makedirs(directory, exist_ok=True)
+            # The maintenance connection sets the file up: it may wait for another process.
+            self._maint = _connect(path, MAINTENANCE_BUSY_TIMEOUT_MS)
+            self._setup(self._maint)
+            self._conn = _connect(path, 0)
+            self._conn.execute("PRAGMA wal_autocheckpoint = 0")
+            self._purge()
+        except (OSError, sqlite3.Error) as exc:
+            self._close_connections()
+            raise StoreError(f"cannot open the SQLite store at {path!r}: {exc}") from exc
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardroom-sqlite")
+
+    @staticmethod
+    def _setup(conn: sqlite3.Connection) -> None:
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if mode != "wal":
+            raise sqlite3.OperationalError(f"WAL mode is not available (journal mode {mode})")
+
+        def create() -> None:
+            found = conn.execute("PRAGMA user_version").fetchone()[0]
+            if found > SCHEMA_VERSION:
+                raise sqlite3.DatabaseError(f"schema version {found} is newer than this app")
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+        _write(conn, create)
+
+    # -- running inline --------------------------------------------------------------------
+
+    async def _run(self, work: Callable[[], T]) -> T:
+        delay = BUSY_FIRST_DELAY
+        give_up_at: float | None = None
+        while True:
+            try:
+                return work()
+            except sqlite3.Error as exc:
+                if not _is_busy(exc):
+                    raise StoreError(f"SQLite store: {exc}") from exc
+            now = time.monotonic()
+            if give_up_at is None:
+                give_up_at = now + BUSY_GIVE_UP
+            elif now >= give_up_at:
+                raise StoreError(f"SQLite store stayed locked for {BUSY_GIVE_UP} s")
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, BUSY_MAX_DELAY)
+
+    def _cutoff(self) -> float:
+        return self._clock() - self._ttl
+
+    def _db(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise StoreError("the SQLite store is closed")
+        return self._conn
+
+    # -- the GameStore calls ---------------------------------------------------------------
+
+    async def get(self, session_id: str, game_id: str) -> StoredGame | None:
+        conn = self._db()
+
+        def read() -> StoredGame | None:
+            return _game(
+                conn.execute(
+                    f"SELECT {GAME_COLUMNS} FROM games"
+                    " WHERE game_id = ? AND session_id = ? AND updated_at >= ?",
+                    (game_id, session_id, self._cutoff()),
+                ).fetchone()
+            )
+
+        return await self._run(read)
+
+    async def create(self, session_id: str, kind: str, state: dict[str, Any]) -> StoredGame:
+        conn = self._db()
+        text = dump_json(state)
+
+        def insert() -> StoredGame:
+            game = StoredGame(new_game_id(), kind, 1, state, self._clock())
+            conn.execute(
+                "INSERT INTO games (game_id, session_id, kind, version, state, updated_at)"
+                " VALUES (?, ?, ?, 1, ?, ?)",
+                (game.game_id, session_id, kind, text, game.updated_at),
+            )
+            conn.execute(
+                "INSERT INTO current_games (session_id, kind, game_id) VALUES (?, ?, ?)"
+                " ON CONFLICT (session_id, kind) DO UPDATE SET game_id = excluded.game_id",
+                (session_id, kind, game.game_id),
+            )
+            return game
+
+        game = await self._run(lambda: _write(conn, insert))
+        self._after_write()
+        return game
+
+    async def compare_and_set(
+        self, session_id: str, game_id: str, version: int, state: dict[str, Any]
+    ) -> StoredGame | None:
+        conn = self._db()
+        text = dump_json(state)
+
+        def update() -> StoredGame | None:
+            now = self._clock()
+            row = conn.execute(
+                "UPDATE games SET version = version + 1, state = ?, updated_at = ?"
+                " WHERE game_id = ? AND session_id = ? AND version = ? AND updated_at >= ?"
+                " RETURNING kind, version",
+                (text, now, game_id, session_id, version, now - self._ttl),
+            ).fetchone()
+            if row is None:
+                return None
+            return StoredGame(game_id, row[0], row[1], state, now)
+
+        game = await self._run(lambda: _write(conn, update))
+        if game is not None:
+            self._after_write()
+        return game
+
+    async def current(self, session_id: str, kind: str) -> StoredGame | None:
+        conn = self._db()
+
+        def read() -> StoredGame | None:
+            return _game(
+                conn.execute(
+                    "SELECT g.game_id, g.kind, g.version, g.state, g.updated_at"
+                    " FROM current_games AS c JOIN games AS g ON g.game_id = c.game_id"
+                    " WHERE c.session_id = ? AND c.kind = ?"
+                    " AND g.session_id = c.session_id AND g.updated_at >= ?",
+                    (session_id, kind, self._cutoff()),
+                ).fetchone()
+            )
+
+        return await self._run(read)
+
+    async def get_profile(self, session_id: str) -> tuple[int, dict[str, Any]]:
+        conn = self._db()
+
+        def read() -> tuple[int, dict[str, Any]]:
+            row = conn.execute(
+                "SELECT version, data FROM profiles WHERE session_id = ? AND updated_at >= ?",
+                (session_id, self._cutoff()),
+            ).fetchone()
+            return (0, {}) if row is None else (row[0], json.loads(row[1]))
+
+        return await self._run(read)
+
+    async def put_profile(self, session_id: str, version: int, data: dict[str, Any]) -> bool:
+        conn = self._db()
+        text = dump_json(data)
+
+        def upsert() -> bool:
+            now = self._clock()
+            if version == 0:
+                # Creating: only where there is no profile, or only an expired one.
+                cursor = conn.execute(
+                    "INSERT INTO profiles (session_id, version, data, updated_at)"
+                    " VALUES (?, 1, ?, ?) ON CONFLICT (session_id) DO UPDATE"
+                    " SET version = 1, data = excluded.data, updated_at = excluded.updated_at"
+                    " WHERE profiles.updated_at < ?",
+                    (session_id, text, now, now - self._ttl),
+                )
+            else:
+                cursor = conn.execute(
+                    "UPDATE profiles SET version = version + 1, data = ?, updated_at = ?"
+                    " WHERE session_id = ? AND version = ? AND updated_at >= ?",
+                    (text, now, session_id, version, now - self._ttl),
+                )
+            return cursor.rowcount == 1
+
+        stored = await self._run(lambda: _write(conn, upsert))
+        if stored:
+            self._after_write()
+        return stored
+
+    async def purge_expired(self) -> int:
+        self._db()
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor, self._purge)
+        except sqlite3.Error as exc:
+            raise StoreError(f"SQLite purge failed: {exc}") from exc
+
+    async def ping(self) -> None:
+        conn = self._db()
+        await self._run(lambda: conn.execute("SELECT 1 FROM games LIMIT 1").fetchall())
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        # The executor runs jobs in order: once this one is done no maintenance is left.
+        await asyncio.get_running_loop().run_in_executor(self._executor, lambda: None)
+        self._executor.shutdown(wait=True)
+        self._close_connections()
+
+    # -- maintenance (on the maintenance thread, or at open) -------------------------------
+
+    def _close_connections(self) -> None:
+        for conn in (self._conn, self._maint):
+            if conn is not None:
+                conn.close()
+        self._conn = self._maint = None
+
+    def _after_write(self) -> None:
+        self._writes_since_checkpoint += 1
+        purge_due = self._clock() >= self._next_purge
+        if self._writes_since_checkpoint < CHECKPOINT_EVERY and not purge_due:
+            return
+        if self._maintenance is not None and not self._maintenance.done():
+            return
+        self._writes_since_checkpoint = 0
+        loop = asyncio.get_running_loop()
+        self._maintenance = loop.run_in_executor(self._executor, self._maintain, purge_due)
+        self._maintenance.add_done_callback(_log_failure)
+
+    def _maintain(self, purge: bool) -> None:
+        if purge:
+            self._purge()
+        assert self._maint is not None
+        # PASSIVE: copies what it can without waiting for or blocking anyone.
+        self._maint.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+
+    def _purge(self) -> int:
+        conn = self._maint
+        if conn is None:
+            raise sqlite3.ProgrammingError("the store is closed")
+        cutoff = self._clock() - self._ttl
+        self._next_purge = self._clock() + PURGE_EVERY
+
+        def games_batch() -> int:
+            ids = [
+                (row[0],)
+                for row in conn.execute(
+                    "SELECT game_id FROM games WHERE updated_at < ? LIMIT ?",
+                    (cutoff, PURGE_BATCH),
+                )
+            ]
+            conn.executemany("DELETE FROM current_games WHERE game_id = ?", ids)
+            conn.executemany("DELETE FROM games WHERE game_id = ?", ids)
+            return len(ids)
+
+        def profiles_batch() -> int:
+            return conn.execute(
+                "DELETE FROM profiles WHERE rowid IN"
+                " (SELECT rowid FROM profiles WHERE updated_at < ? LIMIT ?)",
+                (cutoff, PURGE_BATCH),
+            ).rowcount
+
+        removed = 0
+        # Small transactions, so the other connections' writes get in between.
+        for batch in (games_batch, profiles_batch):
+            while count := _write(conn, batch):
+                removed += count
+        return removed
+
+
+def _log_failure(future: asyncio.Future[None]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        logger.error("SQLite store maintenance failed", exc_info=future.exception())
