@@ -1,0 +1,817 @@
+"""Heart to Heart patience: the deal, the heart, the stock and waste, taps, undo and the clock.
+
+Pure rules (no I/O, no clock, no web), exactly as ``shared/spec/heart-to-heart.md`` says.
+The solver lives in :mod:`app.rules.heart_to_heart_solver`.
+
+Public API
+==========
+Cards and places
+    ``RANK_NAMES`` — ``("A", "2", …, "10", "J", "Q", "K")``; a rank is an int 1..13 and its
+    name is ``rank_name(rank) == RANK_NAMES[rank - 1]``.
+    ``HEART_SIZE = 25``, ``ROW_SIZES``, ``ROW_OF``, ``COLUMN_OF`` (half-card columns),
+    ``COVERED_BY[pos]`` (the positions covering ``pos``), ``UNDO_LIMIT = 100``.
+    A **target** (``Target``) is a heart position ``0..24``, ``"stock"`` or ``"waste"``.
+    ``parse_target("heart:7" | "stock" | "waste") -> Target`` and ``target_text(target) -> str``
+    raise :class:`TargetError` for anything else (``"heart:07"`` and ``"heart:25"`` included).
+
+Deals
+    ``deal_ranks(code) -> tuple[int, ...]`` the 52 ranks ``c[0..51]`` of a code;
+    ``new_game(code: DealCode | str) -> HeartToHeartGame``. Bad codes raise
+    :class:`~app.rules.deal_codes.DealCodeError`.
+
+The game, :class:`HeartToHeartGame`
+    ``tap(target) -> TapResult``; ``undo() -> TapResult`` (raises :class:`UndoError`);
+    ``legal_moves()`` and ``play(move)`` (raises :class:`IllegalMoveError`) for search and
+    replay; ``placement_help() -> (outlined, dimmed)``; ``add_play_time(seconds)``;
+    ``to_json() -> dict`` / ``HeartToHeartGame.from_json(dict)`` (raises :class:`StateError`);
+    ``copy()``; ``==``. Read-only state: ``deal``, ``heart_ranks``, ``rank_at(pos)``,
+    ``position_state(pos)`` (``"covered" | "free" | "removed"``), ``removed_mask``,
+    ``free_mask``, ``stock_count``, ``waste_count``, ``waste_top``, ``stock_ranks``,
+    ``waste_ranks``, ``selected``, ``score``, ``moves``, ``undo_depth``, ``status``
+    (``"playing" | "won" | "stalemate"``), ``is_won``, ``elapsed_seconds``, ``play_time``,
+    ``clock_running``.
+
+Rule decisions where the spec is silent
+=======================================
+- The deck before shuffling is the ranks A..K in order, four times over
+  (``[1, 2, …, 13] * 4``); the deal of code number ``n`` is
+  ``shuffled(deck, "HH1", n, sub)``. An ``N`` code uses ``sub = 0``; a ``W`` code uses the first
+  ``sub = 0, 1, 2, …`` whose deal the solver finds winnable, so ``HH1-W-X`` and ``HH1-N-X``
+  are the same deal whenever that deal is winnable.
+- Tapping a covered card, an empty heart position or an empty waste changes nothing, not even
+  the selection. Tapping the stock with stock and waste both empty changes nothing.
+- A draw or a redeal keeps a selected heart card selected and deselects a selected waste card
+  (after a draw it is no longer on top; after a redeal the waste is empty).
+- A same-rank error is reported only when a second free card (or the waste top) of another
+  rank is tapped; that card becomes the selected one.
+- Undo also clears the selection. It works in a stalemate; in a won game it raises. When the
+  game runs out of undo (100 moves back) older moves are forgotten, not refused.
+- Placement help: the stock is never outlined nor dimmed (drawing is always allowed and keeps
+  a heart selection). With nothing selected, nothing is dimmed. A won game shows no help.
+- The clock: the caller reports on-screen time with ``add_play_time(seconds)``. It counts only
+  once the first move (draw, redeal or pair) has been made and only while the status is
+  ``"playing"``: not in a stalemate (it runs again after undoing out of it), never once won.
+  Undo does not take time back. Callers report the time that passed *before* applying the
+  next tap, so no time before the first move or after the last one is counted.
+- A won game is final: taps change nothing.
+
+State JSON (``to_json``), compact and exact
+===========================================
+``{"v": 1, "deal": "HH1-N-AAAAAAM", "heart": <25 rank letters>, "removed": <25-bit int>,
+"stock": <ranks in the order they will be turned>, "waste": <ranks bottom to top>,
+"selected": null | "heart:7" | "waste", "moves": int, "history": [<move text>, … ≤ 100],
+"clock": null (not started) | seconds as a float}``. Rank letters are ``A23456789TJQK``
+(``T`` for 10); moves read ``"d"`` (draw), ``"r"`` (redeal), ``"7+12"`` (heart pair),
+``"7+w"`` (pair with the waste top). Undo replays moves backwards, which is exact for every
+move kind, so the history needs no snapshots and a full one stays under a kilobyte.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal, TypeAlias
+
+from app.rules.deal_codes import DealCode, DealCodeError, parse_deal_code, shuffled
+
+GAME = "HH1"
+VARIANTS = "NW"
+RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+RANK_LETTERS = "A23456789TJQK"
+HEART_SIZE = 25
+UNDO_LIMIT = 100
+POINTS_PER_CARD = 10
+DECK = tuple(range(1, 14)) * 4
+
+ROW_SIZES = (4, 6, 5, 4, 3, 2, 1)
+# Half-card columns of each row, top to bottom (the table of the spec).
+_ROW_COLUMNS = (
+    (1, 3, 7, 9),
+    (0, 2, 4, 6, 8, 10),
+    (1, 3, 5, 7, 9),
+    (2, 4, 6, 8),
+    (3, 5, 7),
+    (4, 6),
+    (5,),
+)
+ROW_OF = tuple(row for row, columns in enumerate(_ROW_COLUMNS) for _ in columns)
+COLUMN_OF = tuple(column for columns in _ROW_COLUMNS for column in columns)
+_PLACE = {(ROW_OF[p], COLUMN_OF[p]): p for p in range(HEART_SIZE)}
+COVERED_BY = tuple(
+    tuple(
+        _PLACE[(ROW_OF[p] + 1, column)]
+        for column in (COLUMN_OF[p] - 1, COLUMN_OF[p] + 1)
+        if (ROW_OF[p] + 1, column) in _PLACE
+    )
+    for p in range(HEART_SIZE)
+)
+COVER_MASKS = tuple(sum(1 << q for q in covering) for covering in COVERED_BY)
+ALL_REMOVED = (1 << HEART_SIZE) - 1
+
+Target: TypeAlias = int | Literal["stock", "waste"]
+Status: TypeAlias = Literal["playing", "won", "stalemate"]
+PositionState: TypeAlias = Literal["covered", "free", "removed"]
+
+_TARGET_TEXT = re.compile(r"heart:(0|[1-9][0-9]?)")
+_MOVE_TEXT = re.compile(r"(d|r|(0|[1-9][0-9]?)\+(w|0|[1-9][0-9]?))")
+_RANK_OF_LETTER = {letter: rank for rank, letter in enumerate(RANK_LETTERS, start=1)}
+
+
+class HeartToHeartError(ValueError):
+    """Base of the errors this module raises."""
+
+
+class TargetError(HeartToHeartError):
+    """Text or a value that names no place of the table."""
+
+
+class UndoError(HeartToHeartError):
+    """Undo refused; ``reason`` is ``"nothing_to_undo"`` or ``"game_won"``."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+class IllegalMoveError(HeartToHeartError):
+    """``play()`` was given a move the position does not allow."""
+
+
+class StateError(HeartToHeartError):
+    """``from_json()`` was given data that is not a consistent game state."""
+
+
+def rank_name(rank: int) -> str:
+    return RANK_NAMES[rank - 1]
+
+
+def _check_target(target: object) -> Target:
+    if target in ("stock", "waste"):
+        return target  # type: ignore[return-value]
+    if type(target) is int and 0 <= target < HEART_SIZE:
+        return target
+    raise TargetError(f"{target!r} is not a target; use a heart position 0-24, stock or waste.")
+
+
+def parse_target(text: str) -> Target:
+    """``"heart:7"`` → ``7``; ``"stock"`` and ``"waste"`` stand for themselves."""
+    if text in ("stock", "waste"):
+        return text  # type: ignore[return-value]
+    found = _TARGET_TEXT.fullmatch(text) if isinstance(text, str) else None
+    if found is None or int(found.group(1)) >= HEART_SIZE:
+        raise TargetError(
+            f"{text!r} is not a target; use heart:0 … heart:24, stock or waste."
+        )
+    return int(found.group(1))
+
+
+def target_text(target: Target) -> str:
+    target = _check_target(target)
+    return target if isinstance(target, str) else f"heart:{target}"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move: a draw, a redeal or a pair.
+
+    A pair holds a heart position first and then either a second, higher heart position or
+    ``"waste"``. ``taps`` are the taps that make the move from a position with nothing
+    selected; ``str(move)`` is its history text.
+    """
+
+    kind: Literal["draw", "redeal", "pair"]
+    first: int | None = None
+    second: int | Literal["waste"] | None = None
+
+    @property
+    def taps(self) -> tuple[Target, ...]:
+        if self.kind == "pair":
+            return (self.first, self.second)  # type: ignore[return-value]
+        return ("stock",)
+
+    def __str__(self) -> str:
+        if self.kind == "pair":
+            return f"{self.first}+{'w' if self.second == 'waste' else self.second}"
+        return self.kind[0]
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        found = _MOVE_TEXT.fullmatch(text) if isinstance(text, str) else None
+        if found is None:
+            raise StateError(f"{text!r} is not a move")
+        if text in ("d", "r"):
+            return DRAW if text == "d" else REDEAL
+        first, second = int(found.group(2)), found.group(3)
+        try:
+            return pair_move(first, "waste" if second == "w" else int(second))
+        except IllegalMoveError as error:
+            raise StateError(f"{text!r} is not a move: {error}") from error
+
+
+DRAW = Move("draw")
+REDEAL = Move("redeal")
+
+
+def pair_move(a: int, b: int | Literal["waste"]) -> Move:
+    """The pair of heart position ``a`` with heart position ``b`` or the waste top."""
+    if b == "waste":
+        if not 0 <= a < HEART_SIZE:
+            raise IllegalMoveError(f"no heart position {a}")
+        return Move("pair", a, "waste")
+    low, high = min(a, b), max(a, b)
+    if not 0 <= low < high < HEART_SIZE:
+        raise IllegalMoveError(f"{a} and {b} are not two heart positions")
+    return Move("pair", low, high)
+
+
+@dataclass(frozen=True, slots=True)
+class TapResult:
+    """What one tap (or undo) did, so a page can redraw only what changed.
+
+    ``kind``: ``"select" | "deselect" | "reselect" | "pair" | "draw" | "redeal" | "undo" |
+    "nothing"``. ``hearts``: heart positions whose look changed (removed, freed, covered
+    again, selected or deselected). ``stock_changed`` / ``waste_changed``: the pile's cards or
+    the waste selection changed. ``same_rank_error``: a card of another rank was tapped as the
+    second card (the "Must be same rank" case). Placement help may change anywhere after any
+    change: ask :meth:`HeartToHeartGame.placement_help` again.
+    """
+
+    kind: str
+    hearts: frozenset[int] = frozenset()
+    stock_changed: bool = False
+    waste_changed: bool = False
+    same_rank_error: bool = False
+
+    @property
+    def changed(self) -> bool:
+        return self.kind != "nothing"
+
+    @property
+    def is_move(self) -> bool:
+        return self.kind in ("pair", "draw", "redeal")
+
+
+NOTHING = TapResult("nothing")
+
+# Free cards depend only on which positions are gone; the heart has 623 reachable patterns.
+_free_cache: dict[int, int] = {}
+
+
+def free_mask_of(removed: int) -> int:
+    """The free heart positions, as a mask, when the positions of ``removed`` are gone."""
+    free = _free_cache.get(removed)
+    if free is None:
+        free = 0
+        for p in range(HEART_SIZE):
+            if not removed >> p & 1 and COVER_MASKS[p] & ~removed == 0:
+                free |= 1 << p
+        _free_cache[removed] = free
+    return free
+
+
+def _is_closed(removed: int) -> bool:
+    """Whether every gone position had its covering cards gone: what play can reach."""
+    return all(COVER_MASKS[p] & ~removed == 0 for p in positions_in(removed))
+
+
+def positions_in(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _code_of(code: DealCode | str) -> DealCode:
+    if isinstance(code, str):
+        return parse_deal_code(code, GAME, VARIANTS)
+    if code.game != GAME or code.variant not in VARIANTS:
+        raise DealCodeError("game", f"{code} is not a Heart to Heart deal code.")
+    return code
+
+
+def deal_ranks(code: DealCode | str) -> tuple[int, ...]:
+    """The 52 ranks ``c[0..51]`` that ``code`` deals (heart, stock top first, waste)."""
+    code = _code_of(code)
+    return _deal(code.variant, code.number)
+
+
+@lru_cache(maxsize=512)
+def _deal(variant: str, number: int) -> tuple[int, ...]:
+    if variant == "N":
+        return tuple(shuffled(DECK, GAME, number, 0))
+    # Imported here: the solver builds on this module's geometry.
+    from app.rules.heart_to_heart_solver import layout_is_winnable
+
+    # About a quarter of shuffles are winnable, so a few sub-seeds are enough.
+    sub = 0
+    while True:
+        cards = tuple(shuffled(DECK, GAME, number, sub))
+        if layout_is_winnable(cards[:HEART_SIZE], 0, cards[HEART_SIZE:]):
+            return cards
+        sub += 1
+
+
+def new_game(code: DealCode | str) -> HeartToHeartGame:
+    """A fresh game of ``code`` (a :class:`DealCode` or its text, any letter case)."""
+    code = _code_of(code)
+    return HeartToHeartGame._deal_from(str(code), _deal(code.variant, code.number))
+
+
+class HeartToHeartGame:
+    """One game. Mutable; ``copy()`` is cheap. See the module docstring for the API."""
+
+    __slots__ = (
+        "_clock",
+        "_history",
+        "_moves",
+        "_removed",
+        "_selected",
+        "_stock",
+        "_waste",
+        "deal",
+        "heart_ranks",
+    )
+
+    deal: str
+    heart_ranks: tuple[int, ...]
+    _removed: int
+    _stock: list[int]  # top of the stock last
+    _waste: list[int]  # top of the waste last
+    _selected: Target | None
+    _moves: int
+    _history: list[Move]
+    _clock: float | None  # None until the first move
+
+    @classmethod
+    def _deal_from(cls, deal: str, cards: tuple[int, ...]) -> HeartToHeartGame:
+        game = cls.__new__(cls)
+        game.deal = deal
+        game.heart_ranks = cards[:HEART_SIZE]
+        game._removed = 0
+        game._stock = list(reversed(cards[HEART_SIZE:-1]))
+        game._waste = [cards[-1]]
+        game._selected = None
+        game._moves = 0
+        game._history = []
+        game._clock = None
+        return game
+
+    def copy(self) -> HeartToHeartGame:
+        other = HeartToHeartGame.__new__(HeartToHeartGame)
+        other.deal = self.deal
+        other.heart_ranks = self.heart_ranks
+        other._removed = self._removed
+        other._stock = self._stock.copy()
+        other._waste = self._waste.copy()
+        other._selected = self._selected
+        other._moves = self._moves
+        other._history = self._history.copy()
+        other._clock = self._clock
+        return other
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, HeartToHeartGame):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def _key(self) -> tuple:
+        return (
+            self.deal,
+            self.heart_ranks,
+            self._removed,
+            self._stock,
+            self._waste,
+            self._selected,
+            self._moves,
+            self._history,
+            self._clock,
+        )
+
+    def __repr__(self) -> str:
+        return f"<HeartToHeartGame {self.deal} moves={self._moves} {self.status}>"
+
+    # --- reading the position -------------------------------------------------------------
+
+    @property
+    def removed_mask(self) -> int:
+        return self._removed
+
+    @property
+    def free_mask(self) -> int:
+        return free_mask_of(self._removed)
+
+    def rank_at(self, pos: int) -> int:
+        """The rank dealt at heart position ``pos`` (also once it is removed)."""
+        return self.heart_ranks[pos]
+
+    def position_state(self, pos: int) -> PositionState:
+        if self._removed >> pos & 1:
+            return "removed"
+        return "free" if self.free_mask >> pos & 1 else "covered"
+
+    @property
+    def stock_count(self) -> int:
+        return len(self._stock)
+
+    @property
+    def waste_count(self) -> int:
+        return len(self._waste)
+
+    @property
+    def waste_top(self) -> int | None:
+        return self._waste[-1] if self._waste else None
+
+    @property
+    def stock_ranks(self) -> tuple[int, ...]:
+        """The stock, in the order its cards will be turned."""
+        return tuple(reversed(self._stock))
+
+    @property
+    def waste_ranks(self) -> tuple[int, ...]:
+        """The waste, bottom to top."""
+        return tuple(self._waste)
+
+    @property
+    def selected(self) -> Target | None:
+        return self._selected
+
+    @property
+    def score(self) -> int:
+        return POINTS_PER_CARD * self._removed.bit_count()
+
+    @property
+    def moves(self) -> int:
+        return self._moves
+
+    @property
+    def undo_depth(self) -> int:
+        return len(self._history)
+
+    @property
+    def is_won(self) -> bool:
+        return self._removed == ALL_REMOVED
+
+    @property
+    def status(self) -> Status:
+        """``"won"``, ``"stalemate"`` (no free heart card has a partner among the other free
+        heart cards or anywhere in stock and waste: no pair can ever be made again) or
+        ``"playing"``."""
+        if self._removed == ALL_REMOVED:
+            return "won"
+        seen = set(self._stock)
+        seen.update(self._waste)
+        for p in positions_in(self.free_mask):
+            rank = self.heart_ranks[p]
+            if rank in seen:
+                return "playing"
+            seen.add(rank)
+        return "stalemate"
+
+    @property
+    def play_time(self) -> float:
+        """Seconds of play counted so far (see ``add_play_time``)."""
+        return self._clock or 0.0
+
+    @property
+    def elapsed_seconds(self) -> int:
+        return int(self.play_time)
+
+    @property
+    def clock_running(self) -> bool:
+        """Whether reported time is counted now: a first move was made and play goes on."""
+        return self._clock is not None and self.status == "playing"
+
+    def add_play_time(self, seconds: float) -> None:
+        """Count ``seconds`` of on-screen time, if the clock runs (see the module docstring)."""
+        if not isinstance(seconds, int | float) or not math.isfinite(seconds) or seconds < 0:
+            raise ValueError(f"play time must be a finite number of seconds >= 0, not {seconds!r}")
+        if self.clock_running:
+            self._clock += seconds
+
+    def _rank_of(self, target: Target) -> int:
+        return self._waste[-1] if target == "waste" else self.heart_ranks[target]  # type: ignore[index]
+
+    def _playable(self, target: Target) -> bool:
+        if target == "waste":
+            return bool(self._waste)
+        return bool(self.free_mask >> target & 1)  # type: ignore[operator]
+
+    # --- moves ----------------------------------------------------------------------------
+
+    def legal_moves(self) -> Iterator[Move]:
+        """Every move allowed now: pairs (heart pairs low position first), then the draw or
+        the redeal. None once the game is won."""
+        if self.is_won:
+            return
+        free = positions_in(self.free_mask)
+        top = self.waste_top
+        for i, p in enumerate(free):
+            rank = self.heart_ranks[p]
+            for q in free[i + 1 :]:
+                if self.heart_ranks[q] == rank:
+                    yield Move("pair", p, q)
+            if rank == top:
+                yield Move("pair", p, "waste")
+        if self._stock:
+            yield DRAW
+        elif self._waste:
+            yield REDEAL
+
+    def play(self, move: Move) -> TapResult:
+        """Make ``move`` as its taps would (a pair clears the selection; a draw or redeal
+        deselects only the waste). Raises :class:`IllegalMoveError` if it is not allowed."""
+        if self.is_won:
+            raise IllegalMoveError("the game is won")
+        if move.kind == "pair":
+            if type(move.first) is not int or move.second == "stock":
+                raise IllegalMoveError(f"{move} is not a pair of a heart card and another card")
+            try:
+                move = pair_move(move.first, _check_target(move.second))
+            except TargetError as error:
+                raise IllegalMoveError(str(error)) from error
+            a, b = move.first, move.second
+            if not (
+                self._playable(a) and self._playable(b) and self._rank_of(a) == self._rank_of(b)
+            ):
+                raise IllegalMoveError(f"{move} is not a pair of free cards of one rank")
+        elif move.kind == "draw":
+            if not self._stock:
+                raise IllegalMoveError("the stock is empty")
+        elif move.kind == "redeal":
+            if self._stock or not self._waste:
+                raise IllegalMoveError("a redeal needs an empty stock and cards on the waste")
+        else:
+            raise IllegalMoveError(f"{move.kind!r} is not a kind of move")
+        return self._make(move)
+
+    def _make(self, move: Move) -> TapResult:
+        """Apply a legal move, count it and remember it for undo."""
+        before = self._selected
+        if move.kind == "pair":
+            free_before = self.free_mask
+            gone = 1 << move.first
+            if move.second == "waste":
+                self._waste.pop()
+            else:
+                gone |= 1 << move.second
+            self._removed |= gone
+            self._selected = None
+            hearts = gone | (free_before ^ self.free_mask)
+        else:
+            if move.kind == "draw":
+                self._waste.append(self._stock.pop())
+            else:
+                self._stock = self._waste[::-1]
+                self._waste = []
+            if before == "waste":
+                self._selected = None
+            hearts = 0
+        if isinstance(before, int) and self._selected is None:
+            hearts |= 1 << before
+        self._moves += 1
+        if self._clock is None:
+            self._clock = 0.0
+        self._history.append(move)
+        if len(self._history) > UNDO_LIMIT:
+            del self._history[0]
+        return TapResult(
+            move.kind,
+            frozenset(positions_in(hearts)),
+            stock_changed=move.kind != "pair",
+            waste_changed=move.kind != "pair" or move.second == "waste" or before == "waste",
+        )
+
+    def tap(self, target: Target) -> TapResult:
+        """Tap a heart position, the stock or the waste, with the spec's selection rules.
+
+        Raises :class:`TargetError` for a value that is not a target; any real target is
+        accepted and a tap that means nothing returns a result of kind ``"nothing"``.
+        """
+        target = _check_target(target)
+        if self.is_won:
+            return NOTHING
+        if target == "stock":
+            if self._stock:
+                return self._make(DRAW)
+            if self._waste:
+                return self._make(REDEAL)
+            return NOTHING
+        if not self._playable(target):
+            return NOTHING
+        before = self._selected
+        if before is None:
+            self._selected = target
+            return self._selection_result("select", target)
+        if before == target:
+            self._selected = None
+            return self._selection_result("deselect", target)
+        if self._rank_of(before) != self._rank_of(target):
+            self._selected = target
+            return self._selection_result("reselect", before, target, error=True)
+        if before == "waste":
+            return self._make(pair_move(target, "waste"))  # type: ignore[arg-type]
+        return self._make(pair_move(before, target))  # type: ignore[arg-type]
+
+    @staticmethod
+    def _selection_result(kind: str, *targets: Target, error: bool = False) -> TapResult:
+        return TapResult(
+            kind,
+            frozenset(t for t in targets if isinstance(t, int)),
+            waste_changed="waste" in targets,
+            same_rank_error=error,
+        )
+
+    def undo(self) -> TapResult:
+        """Take back the latest move (draws and redeals included) and clear the selection.
+
+        Raises :class:`UndoError` when the game is won or no move is left to take back.
+        """
+        if self.is_won:
+            raise UndoError("game_won", "A won game is final.")
+        if not self._history:
+            raise UndoError("nothing_to_undo", "There is no move to undo.")
+        move = self._history.pop()
+        hearts = 1 << self._selected if isinstance(self._selected, int) else 0
+        if move.kind == "pair":
+            free_before = self.free_mask
+            back = 1 << move.first
+            if move.second == "waste":
+                self._waste.append(self.heart_ranks[move.first])
+            else:
+                back |= 1 << move.second
+            self._removed &= ~back
+            hearts |= back | (free_before ^ self.free_mask)
+        elif move.kind == "draw":
+            self._stock.append(self._waste.pop())
+        else:
+            self._waste = self._stock[::-1]
+            self._stock = []
+        self._selected = None
+        self._moves -= 1
+        return TapResult(
+            "undo",
+            frozenset(positions_in(hearts)),
+            stock_changed=move.kind != "pair",
+            waste_changed=True,
+        )
+
+    # --- placement help -------------------------------------------------------------------
+
+    def placement_help(self) -> tuple[frozenset[Target], frozenset[Target]]:
+        """``(outlined, dimmed)`` as the spec's placement help shows them now.
+
+        Outlined: each free heart card whose rank is on another free heart card or on the
+        waste top, and that waste top. Dimmed (only while a card is selected): every heart
+        card still in place and the waste top, except the selected card and the free heart
+        cards / waste top of its rank.
+        """
+        if self.is_won:
+            return frozenset(), frozenset()
+        free = self.free_mask
+        top = self.waste_top
+        free_by_rank: dict[int, list[int]] = {}
+        for p in positions_in(free):
+            free_by_rank.setdefault(self.heart_ranks[p], []).append(p)
+        outlined: set[Target] = set()
+        for rank, places in free_by_rank.items():
+            if len(places) > 1 or rank == top:
+                outlined.update(places)
+        if top in free_by_rank:
+            outlined.add("waste")
+        dimmed: set[Target] = set()
+        if self._selected is not None:
+            rank = self._rank_of(self._selected)
+            for p in positions_in(ALL_REMOVED & ~self._removed):
+                if p != self._selected and not (free >> p & 1 and self.heart_ranks[p] == rank):
+                    dimmed.add(p)
+            if top is not None and self._selected != "waste" and top != rank:
+                dimmed.add("waste")
+        return frozenset(outlined), frozenset(dimmed)
+
+    # --- JSON -----------------------------------------------------------------------------
+
+    def to_json(self) -> dict:
+        """The whole state as plain JSON data; ``from_json`` restores it exactly."""
+        return {
+            "v": 1,
+            "deal": self.deal,
+            "heart": _letters(self.heart_ranks),
+            "removed": self._removed,
+            "stock": _letters(reversed(self._stock)),
+            "waste": _letters(self._waste),
+            "selected": None if self._selected is None else target_text(self._selected),
+            "moves": self._moves,
+            "history": [str(move) for move in self._history],
+            "clock": self._clock,
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> HeartToHeartGame:
+        """Rebuild a game from ``to_json()`` data. Raises :class:`StateError` for data that is
+        malformed or not a position the game can reach."""
+        try:
+            return cls._from_json(data)
+        except (KeyError, TypeError, AttributeError, DealCodeError, TargetError) as error:
+            raise StateError(f"not a Heart to Heart state: {error}") from error
+
+    @classmethod
+    def _from_json(cls, data: dict) -> HeartToHeartGame:
+        if set(data) != _JSON_KEYS or data["v"] != 1:
+            raise StateError("not a Heart to Heart state of version 1")
+        game = cls.__new__(cls)
+        game.deal = str(_code_of(data["deal"]))
+        game.heart_ranks = _ranks(data["heart"])
+        game._stock = list(reversed(_ranks(data["stock"])))
+        game._waste = list(_ranks(data["waste"]))
+        removed, moves, clock = data["removed"], data["moves"], data["clock"]
+        if type(removed) is not int or not 0 <= removed <= ALL_REMOVED:
+            raise StateError("removed must be a 25-bit mask")
+        if type(moves) is not int or moves < 0:
+            raise StateError("moves must be a count")
+        if clock is not None and (
+            type(clock) not in (int, float) or not math.isfinite(clock) or clock < 0
+        ):
+            raise StateError("clock must be null or seconds")
+        if not isinstance(data["history"], list) or len(data["history"]) > min(moves, UNDO_LIMIT):
+            raise StateError("history must list at most the last 100 moves")
+        game._removed = removed
+        game._moves = moves
+        game._clock = None if clock is None else float(clock)
+        game._history = [Move.parse(text) for text in data["history"]]
+        selected = data["selected"]
+        game._selected = None if selected is None else parse_target(selected)
+        game._check_consistent()
+        return game
+
+    def _check_consistent(self) -> None:
+        if len(self.heart_ranks) != HEART_SIZE:
+            raise StateError("the heart holds 25 cards")
+        if not _is_closed(self._removed):
+            raise StateError("a heart card is gone while a card still covers it")
+        gone = [0] * 14
+        for p in positions_in(self._removed):
+            gone[self.heart_ranks[p]] += 1
+        for rank in range(1, 14):
+            in_piles = self._stock.count(rank) + self._waste.count(rank)
+            # The waste cards that left the game, each with a heart card of their rank.
+            paired_from_piles = 4 - self.heart_ranks.count(rank) - in_piles
+            if not 0 <= paired_from_piles <= gone[rank] or (gone[rank] - paired_from_piles) % 2:
+                raise StateError(f"the cards of rank {rank_name(rank)} do not add up")
+        if self._selected is not None and not self._playable(self._selected):
+            raise StateError("the selected card cannot be played")
+        if self._moves and self._clock is None:
+            raise StateError("the clock starts with the first move")
+        if self.is_won and self._selected is not None:
+            raise StateError("a won game has no selection")
+        self._check_history()
+
+    def _check_history(self) -> None:
+        """Undo every remembered move on scratch copies, checking each one could have been
+        made: undo must never produce an impossible position."""
+        removed, stock, waste = self._removed, len(self._stock), len(self._waste)
+        for move in reversed(self._history):
+            if move.kind == "draw":
+                if not waste:
+                    raise StateError("a draw is remembered but the waste is empty")
+                stock, waste = stock + 1, waste - 1
+            elif move.kind == "redeal":
+                if waste or not stock:
+                    raise StateError("a redeal is remembered but the piles do not show one")
+                stock, waste = 0, stock
+            else:
+                back = 1 << move.first
+                if move.second == "waste":
+                    waste += 1
+                else:
+                    back |= 1 << move.second
+                    if self.heart_ranks[move.first] != self.heart_ranks[move.second]:
+                        raise StateError(f"pair {move} is of two ranks")
+                if back & ~removed:
+                    raise StateError(f"pair {move} is remembered but its cards are in place")
+                removed &= ~back
+                if not _is_closed(removed) or free_mask_of(removed) & back != back:
+                    raise StateError(f"pair {move} is remembered but its cards were covered")
+
+
+_JSON_KEYS = {"v", "deal", "heart", "removed", "stock", "waste", "selected", "moves", "history",
+              "clock"}
+
+
+def _letters(ranks) -> str:
+    return "".join(RANK_LETTERS[rank - 1] for rank in ranks)
+
+
+def _ranks(text: str) -> tuple[int, ...]:
+    if not isinstance(text, str):
+        raise StateError("ranks are written as a string of rank letters")
+    try:
+        return tuple(_RANK_OF_LETTER[letter] for letter in text)
+    except KeyError as error:
+        raise StateError(f"{error.args[0]!r} is not a rank letter") from error
