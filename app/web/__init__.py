@@ -1,0 +1,1 @@
+"""The web layer: pages per game, the JSON API, sessions, security, templates."""

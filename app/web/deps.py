@@ -1,0 +1,56 @@
+"""Request dependencies, for pages and the JSON API alike.
+
+Use them as annotated parameters: ``store: StoreDep``, ``session_id: SessionId``,
+``lang: Lang``. FastAPI resolves each at most once per request, so ``Lang`` and a handler's own
+``ProfileDep`` share one profile read.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+
+from app.settings import Settings
+from app.store import GameStore
+from app.web.i18n import LANGUAGES, pick_language
+from app.web.profile import Profile, load_profile
+from app.web.session import SCOPE_KEY
+
+
+def get_settings(request: Request) -> Settings:
+    return request.app.state.settings
+
+
+def get_store(request: Request) -> GameStore:
+    return request.app.state.store
+
+
+def get_session_id(request: Request) -> str:
+    return request.scope[SCOPE_KEY]
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+StoreDep = Annotated[GameStore, Depends(get_store)]
+SessionId = Annotated[str, Depends(get_session_id)]
+
+
+async def get_profile(store: StoreDep, session_id: SessionId) -> Profile:
+    return await load_profile(store, session_id)
+
+
+ProfileDep = Annotated[Profile, Depends(get_profile)]
+
+
+def language_of(request: Request, profile: Profile) -> str:
+    """The player's pick when there is one, else what the browser asks for."""
+    if profile.lang in LANGUAGES:
+        return profile.lang
+    return pick_language(request.headers.get("accept-language"))
+
+
+def get_lang(request: Request, profile: ProfileDep) -> str:
+    return language_of(request, profile)
+
+
+Lang = Annotated[str, Depends(get_lang)]

@@ -1,0 +1,99 @@
+"""Error answers: JSON ``{"error": {...}}`` under /api, a page that says what is wrong elsewhere.
+
+Nothing a client sends may produce a 5xx: handlers validate their input and raise
+:class:`PageError` (or FastAPI's HTTPException) with a 4xx status and a translated message.
+"""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException
+
+from app.web.deps import language_of
+from app.web.i18n import translator
+from app.web.profile import Profile, load_profile
+from app.web.session import SCOPE_KEY
+from app.web.templating import page
+
+# Generic messages by status; msgids are translated when the page is rendered.
+_TITLES = {
+    400: "This request cannot be used",
+    403: "Not allowed",
+    404: "Page not found",
+    405: "Not allowed",
+    409: "The game changed",
+    413: "Too much data",
+    422: "This request cannot be used",
+}
+_MESSAGES = {
+    400: "The address or the form holds something the card room cannot use.",
+    403: "Requests from other sites are refused.",
+    404: "There is nothing here. The game may belong to another browser, or it has expired.",
+    405: "This address does not accept that kind of request.",
+    413: "The request body is too large.",
+    422: "The address or the form holds something the card room cannot use.",
+}
+
+
+class PageError(HTTPException):
+    """A 4xx page with a specific, already translated message (e.g. a bad deal code)."""
+
+    def __init__(self, status_code: int, message: str, *, title: str | None = None) -> None:
+        super().__init__(status_code, message)
+        self.message = message
+        self.title = title
+
+
+def api_error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def _is_api(request: Request) -> bool:
+    return request.url.path.startswith("/api/") or request.url.path == "/api"
+
+
+async def _language(request: Request) -> str:
+    session_id = request.scope.get(SCOPE_KEY)
+    profile = Profile(0, {})
+    store = getattr(request.app.state, "store", None)
+    if session_id is not None and store is not None:
+        profile = await load_profile(store, session_id)
+    return language_of(request, profile)
+
+
+async def error_page(request: Request, status: int, message: str | None, title: str | None):
+    lang = await _language(request)
+    gettext = translator(lang).gettext
+    context = {
+        "status": status,
+        "title": title or gettext(_TITLES.get(status, "Something went wrong")),
+        "message": message or gettext(_MESSAGES.get(status, "")),
+    }
+    return page(request, "error.html", context, lang, status=status)
+
+
+async def http_exception_handler(request: Request, exc: HTTPException) -> Response:
+    if _is_api(request):
+        code = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}.get(
+            exc.status_code, "http_error"
+        )
+        return api_error(exc.status_code, code, str(exc.detail))
+    if isinstance(exc, PageError):
+        return await error_page(request, exc.status_code, exc.message, exc.title)
+    return await error_page(request, exc.status_code, None, None)
+
+
+async def validation_exception_handler(request: Request, exc: RequestValidationError) -> Response:
+    if _is_api(request):
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(part) for part in first.get("loc", ()))
+        message = f"{where}: {first.get('msg', 'invalid input')}" if where else "invalid input"
+        return api_error(422, "invalid_request", message)
+    return await error_page(request, 400, None, None)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    app.add_exception_handler(HTTPException, http_exception_handler)
+    app.add_exception_handler(RequestValidationError, validation_exception_handler)

@@ -1,0 +1,61 @@
+"""Pages shared by the whole card room: home, language switch, health and readiness."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+
+from app.web.deps import Lang, ProfileDep, SessionId, StoreDep
+from app.web.games import GAMES
+from app.web.i18n import LANGUAGES
+from app.web.profile import statistics, update_profile
+from app.web.templating import page
+
+router = APIRouter()
+
+
+@router.get("/healthz", include_in_schema=False)
+async def healthz() -> Response:
+    return Response(b'{"status":"ok"}', media_type="application/json")
+
+
+@router.get("/readyz", include_in_schema=False)
+async def readyz(request: Request) -> Response:
+    try:
+        await request.app.state.store.ping()
+    except Exception:  # any failure of the backend means "not ready"
+        return JSONResponse({"status": "unavailable"}, status_code=503)
+    return JSONResponse({"status": "ok"})
+
+
+@router.get("/", include_in_schema=False)
+async def home(
+    request: Request, store: StoreDep, session_id: SessionId, profile: ProfileDep, lang: Lang
+) -> Response:
+    in_progress = {}
+    for kind, entry in GAMES.items():
+        current = await store.current(session_id, kind)
+        in_progress[kind] = current is not None and entry.unfinished(current)
+    context = {"in_progress": in_progress, "stats": statistics(profile)}
+    return page(request, "home.html", context, lang)
+
+
+def _safe_next(target: str) -> str:
+    """Only a path of this site: never an open redirect."""
+    if target.startswith("/") and not target.startswith("//") and "\\" not in target:
+        return target
+    return "/"
+
+
+@router.post("/lang", include_in_schema=False)
+async def switch_language(
+    store: StoreDep,
+    session_id: SessionId,
+    lang: Annotated[str, Form(max_length=5)],
+    next: Annotated[str, Form(max_length=300)] = "/",
+) -> Response:
+    if lang in LANGUAGES:
+        await update_profile(store, session_id, lambda data: data.__setitem__("lang", lang))
+    return RedirectResponse(_safe_next(next), status_code=303)

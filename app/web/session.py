@@ -1,0 +1,75 @@
+"""The session: a signed, HttpOnly, SameSite=Lax cookie holding a random id (pure ASGI).
+
+The id is the browser's only identity. A request without a valid cookie gets a fresh id, and the
+response sets the cookie. Handlers read the id from ``scope["cardroom.session"]`` through the
+``SessionId`` dependency.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from itsdangerous import BadSignature, Signer
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+COOKIE_NAME = "cardroom_session"
+SCOPE_KEY = "cardroom.session"
+COOKIE_MAX_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie
+# Paths that never need a session (no cookie is issued on them).
+_SESSIONLESS = ("/static/", "/healthz", "/readyz")
+
+
+def new_session_id() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def _cookie_value(headers: list[tuple[bytes, bytes]]) -> str | None:
+    prefix = COOKIE_NAME + "="
+    for key, value in headers:
+        if key != b"cookie":
+            continue
+        for part in value.decode("latin-1").split(";"):
+            part = part.strip()
+            if part.startswith(prefix):
+                return part[len(prefix) :]
+    return None
+
+
+class SessionMiddleware:
+    def __init__(self, app: ASGIApp, secret_key: str, secure: bool) -> None:
+        self.app = app
+        self.signer = Signer(secret_key, salt="cardroom-session")
+        self.attributes = f"; Path=/; Max-Age={COOKIE_MAX_AGE}; HttpOnly; SameSite=Lax" + (
+            "; Secure" if secure else ""
+        )
+
+    def session_from(self, raw: str | None) -> str | None:
+        if not raw:
+            return None
+        try:
+            return self.signer.unsign(raw).decode()
+        except BadSignature:
+            return None
+
+    def cookie_for(self, session_id: str) -> bytes:
+        signed = self.signer.sign(session_id).decode()
+        return f"{COOKIE_NAME}={signed}{self.attributes}".encode()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"].startswith(_SESSIONLESS):
+            await self.app(scope, receive, send)
+            return
+        session_id = self.session_from(_cookie_value(scope["headers"]))
+        if session_id is not None:
+            scope[SCOPE_KEY] = session_id
+            await self.app(scope, receive, send)
+            return
+        session_id = scope[SCOPE_KEY] = new_session_id()
+        cookie = self.cookie_for(session_id)
+
+        async def send_with_cookie(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", ()), (b"set-cookie", cookie)]
+            await send(message)
+
+        await self.app(scope, receive, send_with_cookie)

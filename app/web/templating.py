@@ -1,0 +1,91 @@
+"""Jinja2 templates with Babel's gettext, and the helpers that turn them into responses.
+
+One Environment for the whole app. The i18n callables read the language from a context
+variable that :func:`render` sets around each render, so one Environment serves both languages.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from app.web.i18n import (
+    LANGUAGES,
+    SUIT_SYMBOLS,
+    current_language,
+    jinja_gettext,
+    jinja_ngettext,
+    translator,
+)
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+TEMPLATES_DIR = ROOT / "templates"
+STATIC_DIR = ROOT / "static"
+
+
+def _static_versions() -> dict[str, str]:
+    """A short content hash per static file, for cache-busting URLs."""
+    versions = {}
+    for path in STATIC_DIR.rglob("*"):
+        if path.is_file():
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()[:10]
+            versions[path.relative_to(STATIC_DIR).as_posix()] = digest
+    return versions
+
+
+def _card_name(c: int) -> str:
+    return translator(current_language.get()).card_names[c]
+
+
+def make_environment() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES_DIR),
+        autoescape=True,
+        extensions=["jinja2.ext.i18n"],
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=StrictUndefined,
+        auto_reload=False,
+    )
+    env.install_gettext_callables(jinja_gettext, jinja_ngettext, newstyle=True)
+    versions = _static_versions()
+
+    def static(path: str) -> str:
+        version = versions.get(path)
+        return f"/static/{path}?v={version}" if version else f"/static/{path}"
+
+    env.globals.update(
+        static=static, card_name=_card_name, SUIT_SYMBOLS=SUIT_SYMBOLS, LANGUAGES=LANGUAGES
+    )
+    return env
+
+
+templates = make_environment()
+
+
+def render(name: str, context: dict[str, Any], lang: str) -> str:
+    """Render a template (or a partial) in ``lang``."""
+    token = current_language.set(lang)
+    try:
+        return templates.get_template(name).render(lang=lang, **context)
+    finally:
+        current_language.reset(token)
+
+
+def page(
+    request: Request,
+    name: str,
+    context: dict[str, Any],
+    lang: str,
+    *,
+    status: int = 200,
+    headers: dict[str, str] | None = None,
+) -> HTMLResponse:
+    """A full page: ``context`` plus ``path`` (for the language switch) rendered in ``lang``."""
+    context = {"path": request.url.path, **context}
+    return HTMLResponse(render(name, context, lang), status_code=status, headers=headers)

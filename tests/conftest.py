@@ -1,0 +1,53 @@
+"""Shared fixtures: the real app on a real temporary SQLite store, driven through httpx."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import AsyncExitStack
+
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from app.main import create_app
+from app.settings import Settings
+
+BASE_URL = "http://testserver"
+
+
+@pytest.fixture
+def settings(tmp_path) -> Settings:
+    return Settings(
+        store_url=f"sqlite:///{tmp_path / 'cardroom.sqlite3'}",
+        secret_key="test-secret-key",
+        secure_cookies=False,
+        game_ttl_days=30,
+    )
+
+
+@pytest.fixture
+async def app(settings: Settings) -> AsyncIterator[FastAPI]:
+    application = create_app(settings)
+    async with application.router.lifespan_context(application):
+        yield application
+
+
+@pytest.fixture
+async def new_client(app: FastAPI) -> AsyncIterator[Callable[..., httpx.AsyncClient]]:
+    """Make more browsers (each with its own cookie jar, so its own session)."""
+    async with AsyncExitStack() as stack:
+
+        def make(**kwargs) -> httpx.AsyncClient:
+            client = httpx.AsyncClient(
+                transport=httpx.ASGITransport(app=app), base_url=BASE_URL, **kwargs
+            )
+            stack.push_async_callback(client.aclose)
+            return client
+
+        yield make
+
+
+@pytest.fixture
+def client(new_client: Callable[..., httpx.AsyncClient]) -> httpx.AsyncClient:
+    """One browser that asks for English pages."""
+    return new_client(headers={"accept-language": "en"})
