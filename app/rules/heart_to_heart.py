@@ -39,7 +39,9 @@ Rule decisions where the spec is silent
   ``sub = 0, 1, 2, …`` whose deal the solver finds winnable, so ``HH1-W-X`` and ``HH1-N-X``
   are the same deal whenever that deal is winnable.
 - Tapping a covered card, an empty heart position or an empty waste changes nothing, not even
-  the selection. Tapping the stock with stock and waste both empty changes nothing.
+  the selection.
+- Stock and waste are never both empty: they start with 27 cards and each can leave only
+  with one of the 25 heart cards. So tapping the stock always draws or redeals.
 - A draw or a redeal keeps a selected heart card selected and deselects a selected waste card
   (after a draw it is no longer on top; after a redeal the waste is empty).
 - A same-rank error is reported only when a second free card (or the waste top) of another
@@ -519,10 +521,7 @@ class HeartToHeartGame:
                     yield Move("pair", p, q)
             if rank == top:
                 yield Move("pair", p, "waste")
-        if self._stock:
-            yield DRAW
-        elif self._waste:
-            yield REDEAL
+        yield DRAW if self._stock else REDEAL
 
     def play(self, move: Move) -> TapResult:
         """Make ``move`` as its taps would (a pair clears the selection; a draw or redeal
@@ -545,8 +544,8 @@ class HeartToHeartGame:
             if not self._stock:
                 raise IllegalMoveError("the stock is empty")
         elif move.kind == "redeal":
-            if self._stock or not self._waste:
-                raise IllegalMoveError("a redeal needs an empty stock and cards on the waste")
+            if self._stock:
+                raise IllegalMoveError("a redeal needs an empty stock")
         else:
             raise IllegalMoveError(f"{move.kind!r} is not a kind of move")
         return self._make(move)
@@ -598,11 +597,7 @@ class HeartToHeartGame:
         if self.is_won:
             return NOTHING
         if target == "stock":
-            if self._stock:
-                return self._make(DRAW)
-            if self._waste:
-                return self._make(REDEAL)
-            return NOTHING
+            return self._make(DRAW if self._stock else REDEAL)
         if not self._playable(target):
             return NOTHING
         before = self._selected
