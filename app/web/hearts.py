@@ -1,5 +1,714 @@
-"""Hearts pages: the table, deal URLs and the rules page."""
+"""Hearts pages: the table, deal URLs and the rules page.
 
-from fastapi import APIRouter
+A page is drawn from the player's :class:`HeartsView` only (never the match itself), so no card
+of another hand can reach a template. An action (pass, play, undo, next hand) loads the match,
+checks the version the page holds, applies the action and the bots' answer, stores it by
+compare-and-set, and answers with the pieces of the table whose HTML changed (htmx out-of-band
+swaps). The bots' cards come back all at once, with the order they were played in, and
+static/js/hearts-*.js shows them one by one.
+"""
+
+from __future__ import annotations
+
+import itertools
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from html import escape
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
+
+from app.bots.driver import pass_for_bots, play_bots
+from app.rules.cards import SUITS, CardError, card_text, cards_in, parse_card
+from app.rules.deal_codes import CODE_SPACE, DealCode, DealCodeError
+from app.rules.hearts import (
+    BOT_LEVELS,
+    GAME,
+    HUMAN,
+    HeartsError,
+    HeartsMatch,
+    HeartsView,
+    PlayedCard,
+    parse_match_code,
+)
+from app.store import GameStore, StoredGame
+from app.web.deps import Lang, SessionId, StoreDep
+from app.web.errors import PageError
+from app.web.games import GameEntry, register_game
+from app.web.i18n import SUIT_SYMBOLS, Translator, current_language, translator
+from app.web.profile import record_hearts_match
+from app.web.templating import page, templates
 
 router = APIRouter()
+
+KIND = "hearts"
+_RED = frozenset("DH")
+# Base order of suits in the hand; reordered per hand so that colours alternate where possible.
+_SUIT_ORDER = "CDSH"
+MOON_SCORE = 26
+
+
+# -- the table model: everything the templates read, built from one seat's view -------------
+
+
+@dataclass(frozen=True, slots=True)
+class CardFace:
+    code: str
+    suit: str
+    rank: str
+    symbol: str
+    name: str
+    legal: bool = False
+    received: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TablePlay:
+    seat: int
+    card: CardFace
+
+
+@dataclass(frozen=True, slots=True)
+class SeatBadge:
+    name: str
+    hand_points: int
+    total: int
+    cards_left: int
+    turn: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreRow:
+    number: int
+    scores: tuple[int, int, int, int]
+    moon: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class LastTrick:
+    by_seat: tuple[TablePlay, ...]
+    winner: int
+    line: str
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One card played by an action; ``winner``/``points`` are set when it ends a trick."""
+
+    played: TablePlay
+    winner: int | None = None
+    points: int = 0
+
+
+@dataclass(slots=True)
+class Table:
+    game_id: str
+    version: int
+    deal: str
+    phase: str
+    hand_number: int
+    pass_direction: str
+    direction_label: str
+    pass_label: str
+    hearts_broken: bool
+    seat_names: tuple[str, str, str, str]
+    seats: tuple[SeatBadge, ...]
+    hand: tuple[CardFace, ...]
+    table: tuple[TablePlay | None, ...]
+    table_done: bool
+    table_winner: int | None
+    undo_available: bool
+    has_last_trick: bool
+    score_rows: tuple[ScoreRow, ...]
+    moon: int | None
+    moon_line: str
+    winner: int | None
+    winner_line: str
+    urls: dict[str, str] = field(default_factory=dict)
+    last_trick: LastTrick | None = None
+
+
+def face(c: int, tr: Translator, *, legal: bool = False, received: bool = False) -> CardFace:
+    code = card_text(c)
+    suit = code[-1]
+    return CardFace(code, suit, code[:-1], SUIT_SYMBOLS[suit], tr.card_name(c), legal, received)
+
+
+def suit_order(suits_present: set[str]) -> list[str]:
+    """The present suits in an order that alternates colours as far as it can (♣ ♦ ♠ ♥ first)."""
+    present = [s for s in _SUIT_ORDER if s in suits_present]
+
+    def clashes(order: tuple[str, ...]) -> int:
+        return sum((a in _RED) == (b in _RED) for a, b in itertools.pairwise(order))
+
+    # At most 24 orders; min() keeps the first best one, so the base order wins ties.
+    return list(min(itertools.permutations(present), key=clashes))
+
+
+def sorted_hand(hand: int) -> list[int]:
+    cards = cards_in(hand)
+    order = suit_order({SUITS[c // 13] for c in cards})
+    rank_of = {s: i for i, s in enumerate(order)}
+    return sorted(cards, key=lambda c: (rank_of[SUITS[c // 13]], c % 13))
+
+
+def seat_names(tr: Translator) -> tuple[str, str, str, str]:
+    return (tr.gettext("You"), tr.gettext("West"), tr.gettext("North"), tr.gettext("East"))
+
+
+def direction_label(direction: str, tr: Translator) -> str:
+    return {
+        "left": tr.gettext("Passing left"),
+        "right": tr.gettext("Passing right"),
+        "across": tr.gettext("Passing across"),
+        "none": tr.gettext("No passing"),
+    }[direction]
+
+
+def pass_label(direction: str, tr: Translator) -> str:
+    return {
+        "left": tr.gettext("Pass left"),
+        "right": tr.gettext("Pass right"),
+        "across": tr.gettext("Pass across"),
+        "none": tr.gettext("No passing"),
+    }[direction]
+
+
+def moon_of(scores: tuple[int, ...]) -> int | None:
+    """Who shot the moon in a scored hand: the only seat on 0 while the others took 26 each."""
+    if sorted(scores) == [0, MOON_SCORE, MOON_SCORE, MOON_SCORE]:
+        return scores.index(0)
+    return None
+
+
+def urls_for(game_id: str) -> dict[str, str]:
+    base = f"/hearts/{game_id}"
+    return {
+        "play": f"{base}/play",
+        "pass_": f"{base}/pass",
+        "undo": f"{base}/undo",
+        "next": f"{base}/next-hand",
+        "last": f"{base}/last-trick",
+    }
+
+
+def trick_line(winner: int, points: int, names: tuple[str, ...], tr: Translator) -> str:
+    if points:
+        return tr.ngettext(
+            "%(seat)s took the trick: %(num)d point.",
+            "%(seat)s took the trick: %(num)d points.",
+            points,
+        ) % {"seat": names[winner], "num": points}
+    return tr.gettext("%(seat)s took the trick.") % {"seat": names[winner]}
+
+
+def build_table(
+    view: HeartsView, game_id: str, version: int, undo_available: bool, tr: Translator
+) -> Table:
+    names = seat_names(tr)
+    received = view.received if view.received and not view.tricks else 0
+    legal = view.legal
+    hand = tuple(
+        face(c, tr, legal=bool(legal >> c & 1), received=bool(received >> c & 1))
+        for c in sorted_hand(view.hand)
+    )
+    # The trick in progress; when none, the last finished trick stays until the next card.
+    shown: tuple[PlayedCard, ...] = view.trick
+    done = False
+    winner = None
+    if not shown and view.tricks:
+        shown, done, winner = view.tricks[-1].cards, True, view.tricks[-1].winner
+    table: list[TablePlay | None] = [None] * 4
+    for p in shown:
+        table[p.seat] = TablePlay(p.seat, face(p.card, tr))
+    seats = tuple(
+        SeatBadge(
+            names[s], view.hand_points[s], view.totals[s], view.cards_left[s], view.turn == s
+        )
+        for s in range(4)
+    )
+    rows = tuple(
+        ScoreRow(i + 1, scores, moon_of(scores)) for i, scores in enumerate(view.hand_scores)
+    )
+    moon_line = ""
+    if view.moon is not None:
+        moon_line = (
+            tr.gettext("You shot the moon!")
+            if view.moon == HUMAN
+            else tr.gettext("%(seat)s shot the moon.") % {"seat": names[view.moon]}
+        )
+    winner_line = ""
+    if view.winner is not None:
+        winner_line = (
+            tr.gettext("You win the match!")
+            if view.winner == HUMAN
+            else tr.gettext("%(seat)s wins the match.") % {"seat": names[view.winner]}
+        )
+    return Table(
+        game_id=game_id,
+        version=version,
+        deal=view.deal,
+        phase=view.phase,
+        hand_number=view.hand_number,
+        pass_direction=view.pass_direction,
+        direction_label=direction_label(view.pass_direction, tr),
+        pass_label=pass_label(view.pass_direction, tr),
+        hearts_broken=view.hearts_broken,
+        seat_names=names,
+        seats=seats,
+        hand=hand,
+        table=tuple(table),
+        table_done=done,
+        table_winner=winner,
+        undo_available=undo_available,
+        has_last_trick=bool(view.tricks),
+        score_rows=rows,
+        moon=view.moon,
+        moon_line=moon_line,
+        winner=view.winner,
+        winner_line=winner_line,
+        urls=urls_for(game_id),
+    )
+
+
+def last_trick(view: HeartsView, tr: Translator) -> LastTrick | None:
+    if not view.tricks:
+        return None
+    trick = view.tricks[-1]
+    names = seat_names(tr)
+    by_seat = tuple(
+        TablePlay(p.seat, face(p.card, tr)) for p in sorted(trick.cards, key=lambda p: p.seat)
+    )
+    return LastTrick(by_seat, trick.winner, trick_line(trick.winner, trick.points, names, tr))
+
+
+def steps_of(before: HeartsView, after: HeartsView, plays: list[PlayedCard], tr: Translator):
+    """The cards one action played, in order, each marked with its trick's winner when it ends
+    a trick. ``before`` is the view before the action; a new hand starts counting afresh."""
+    done = 0
+    if before.hand_number == after.hand_number:
+        done = 4 * len(before.tricks) + len(before.trick)
+    steps = []
+    for k, p in enumerate(plays, start=done):
+        step = Step(TablePlay(p.seat, face(p.card, tr)))
+        if k % 4 == 3 and k // 4 < len(after.tricks):
+            trick = after.tricks[k // 4]
+            step = Step(step.played, trick.winner, trick.points)
+        steps.append(step)
+    return steps
+
+
+def narration(after: HeartsView, steps: list[Step], hand_over: bool, tr: Translator) -> str:
+    """What the aria-live line says after an action: the cards played, the tricks taken and
+    the scores when a hand is over."""
+    names = seat_names(tr)
+    parts = []
+    for step in steps:
+        p = step.played
+        if p.seat == HUMAN:
+            parts.append(tr.gettext("You played %(card)s.") % {"card": p.card.name})
+        else:
+            parts.append(
+                tr.gettext("%(seat)s played %(card)s.")
+                % {"seat": names[p.seat], "card": p.card.name}
+            )
+        if step.winner is not None:
+            parts.append(trick_line(step.winner, step.points, names, tr))
+    if hand_over and after.hand_scores:
+        scores = after.hand_scores[-1]
+        parts.append(
+            tr.gettext("Hand over.")
+            + " "
+            + ", ".join(f"{names[s]} +{scores[s]}" for s in range(4))
+            + "."
+        )
+    return " ".join(parts)
+
+
+# -- rendering ------------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class Pieces:
+    """A table drawn in pieces by element id, and the hand's cards one by one (for a play,
+    which only removes a card and changes which others are playable)."""
+
+    pieces: dict[str, str]
+    cards: dict[str, str]
+    order: list[str]
+    hand_open: str
+
+
+def render_pieces(
+    table: Table, lang: str, *, oob: bool, steps: list[Step] | None = None
+) -> Pieces:
+    token = current_language.set(lang)
+    try:
+        macros = templates.get_template("hearts/_pieces.html").make_module({"t": table})
+        pieces = {
+            "ht-info": macros.info(oob),
+            "ht-trick": macros.trick(oob, steps or ()),
+            "ht-hand": macros.hand(oob),
+            "ht-bar": macros.bar(oob),
+            "ht-dialog": macros.dialog(oob),
+            "ht-version": macros.version(oob),
+        }
+        for s in range(4):
+            pieces[f"ht-seat-{s}"] = macros.seat(s, oob)
+        cards = {c.code: str(macros.hand_card(c, oob)) for c in table.hand}
+        return Pieces(
+            {key: str(value) for key, value in pieces.items()},
+            cards,
+            [c.code for c in table.hand],
+            str(macros.hand_open(oob)),
+        )
+    finally:
+        current_language.reset(token)
+
+
+def hand_changes(old: Pieces, new: Pieces) -> list[str]:
+    """The hand as out-of-band pieces: nothing, or the cards that went and the cards whose
+    state changed when no card came in and the order held; else the whole hand."""
+    if old.pieces["ht-hand"] == new.pieces["ht-hand"]:
+        return []
+    kept = [code for code in old.order if code in new.cards]
+    if old.hand_open != new.hand_open or kept != new.order:
+        return [new.pieces["ht-hand"]]
+    gone = [f'<button id="ht-c-{code}" hx-swap-oob="delete"></button>'
+            for code in old.order if code not in new.cards]
+    return gone + [new.cards[code] for code in new.order if new.cards[code] != old.cards[code]]
+
+
+def changed_pieces(old: Pieces, new: Pieces, steps: list[Step], after: Table, lang: str):
+    out = []
+    for key, html in new.pieces.items():
+        if key == "ht-hand":
+            out.extend(hand_changes(old, new))
+        elif key == "ht-trick" and steps:
+            # Cards were played: the trick carries them in order for the page to replay.
+            out.append(render_pieces(after, lang, oob=True, steps=steps).pieces["ht-trick"])
+        elif html != old.pieces[key]:
+            out.append(html)
+    return out
+
+
+def live_piece(text: str) -> str:
+    # innerHTML keeps the live region itself in place, so screen readers announce the change.
+    return f'<p id="status" hx-swap-oob="innerHTML">{escape(text)}</p>'
+
+
+def fragment(pieces: list[str], status: int = 200) -> HTMLResponse:
+    return HTMLResponse("\n".join(pieces), status_code=status, headers={"Vary": "HX-Request"})
+
+
+# -- loading and saving ---------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Loaded:
+    stored: StoredGame
+    match: HeartsMatch
+
+
+async def load_match(store: GameStore, session_id: str, game_id: str, lang: str) -> Loaded:
+    stored = await store.get(session_id, game_id)
+    if stored is None or stored.kind != KIND:
+        raise PageError(404, translator(lang).gettext("This Hearts match does not exist here."))
+    return Loaded(stored, HeartsMatch.from_json(stored.state))
+
+
+def unfinished(stored: StoredGame) -> bool:
+    """At least one card passed or played, and the match not over (the contract's test)."""
+    view = HeartsMatch.from_json(stored.state).view(HUMAN)
+    if view.phase == "match_over":
+        return False
+    return bool(
+        view.hand_number > 1 or view.pass_chosen or view.passed or view.tricks or view.trick
+    )
+
+
+register_game(GameEntry(KIND, "/hearts", unfinished))
+
+
+def _start_bots(match: HeartsMatch) -> list[PlayedCard]:
+    """The bots' passes (when the player has chosen) and plays up to the player's turn."""
+    pass_for_bots(match)
+    return play_bots(match)
+
+
+async def new_match(store: GameStore, session_id: str, code: DealCode) -> StoredGame:
+    match = HeartsMatch.new(code)
+    # A hand without passing may start with a bot holding the 2♣.
+    await run_in_threadpool(play_bots, match)
+    return await store.create(session_id, KIND, match.to_json())
+
+
+def random_code(level: str) -> DealCode:
+    return DealCode(GAME, level, secrets.randbelow(CODE_SPACE))
+
+
+def table_of(loaded: Loaded, tr: Translator) -> tuple[HeartsView, Table]:
+    view = loaded.match.view(HUMAN)
+    table = build_table(
+        view, loaded.stored.game_id, loaded.stored.version, loaded.match.undo_available, tr
+    )
+    return view, table
+
+
+# -- pages ----------------------------------------------------------------------------------
+
+
+def hearts_page(
+    request: Request, loaded: Loaded, lang: str, *, ask_deal: DealCode | None = None,
+    status: int = 200,
+) -> HTMLResponse:
+    tr = translator(lang)
+    view, table = table_of(loaded, tr)
+    context = {
+        "t": table,
+        "level": loaded.match.bot_level,
+        "share_url": str(request.url_for("hearts_deal", code=view.deal)),
+        "ask_deal": str(ask_deal) if ask_deal else None,
+        "live": "",
+    }
+    return page(request, "hearts/page.html", context, lang, status=status)
+
+
+@router.get("/hearts", response_class=HTMLResponse, include_in_schema=False)
+async def hearts_current(
+    request: Request, store: StoreDep, session_id: SessionId, lang: Lang
+) -> HTMLResponse:
+    stored = await store.current(session_id, KIND)
+    if stored is None:
+        stored = await new_match(store, session_id, random_code("N"))
+    return hearts_page(request, Loaded(stored, HeartsMatch.from_json(stored.state)), lang)
+
+
+def parse_code(text: str, tr: Translator) -> DealCode:
+    try:
+        return parse_match_code(text)
+    except DealCodeError as exc:
+        example = "HT1-N-AAAAAAM"
+        messages = {
+            "game": tr.gettext("This is not a Hearts deal code: Hearts codes start with HT1-."),
+            "variant": tr.gettext(
+                "The letter after HT1- is the bots' level: E (easy), N (normal) or H (hard)."
+            ),
+            "number": tr.gettext("The deal number must be exactly seven letters A–Z."),
+        }
+        message = messages.get(exc.reason) or tr.gettext(
+            "This is not a deal code. A Hearts deal code looks like %(example)s."
+        ) % {"example": example}
+        raise PageError(400, message, title=tr.gettext("This deal code cannot be used")) from exc
+
+
+@router.get("/hearts/deal/{code}", response_class=HTMLResponse, include_in_schema=False,
+            name="hearts_deal")
+async def hearts_deal(
+    request: Request, code: str, store: StoreDep, session_id: SessionId, lang: Lang
+) -> Response:
+    deal = parse_code(code, translator(lang))
+    current = await store.current(session_id, KIND)
+    if current is not None and unfinished(current):
+        loaded = Loaded(current, HeartsMatch.from_json(current.state))
+        if loaded.match.deal == str(deal):
+            return RedirectResponse("/hearts", status_code=303)
+        return hearts_page(request, loaded, lang, ask_deal=deal)
+    await new_match(store, session_id, deal)
+    return RedirectResponse("/hearts", status_code=303)
+
+
+@router.post("/hearts/deal/{code}", include_in_schema=False)
+async def hearts_deal_replace(
+    code: str, store: StoreDep, session_id: SessionId, lang: Lang
+) -> Response:
+    await new_match(store, session_id, parse_code(code, translator(lang)))
+    return RedirectResponse("/hearts", status_code=303)
+
+
+@router.post("/hearts/new", include_in_schema=False)
+async def hearts_new(
+    store: StoreDep, session_id: SessionId, level: Annotated[str, Form()] = "N"
+) -> Response:
+    await new_match(store, session_id, random_code(level if level in BOT_LEVELS else "N"))
+    return RedirectResponse("/hearts", status_code=303)
+
+
+@router.get("/hearts/rules", response_class=HTMLResponse, include_in_schema=False)
+async def hearts_rules(request: Request, lang: Lang) -> HTMLResponse:
+    return page(request, "hearts/rules.html", {}, lang)
+
+
+@router.get("/hearts/{game_id}/last-trick", response_class=HTMLResponse,
+            include_in_schema=False)
+async def hearts_last_trick(
+    game_id: str, store: StoreDep, session_id: SessionId, lang: Lang
+) -> HTMLResponse:
+    loaded = await load_match(store, session_id, game_id, lang)
+    tr = translator(lang)
+    view, table = table_of(loaded, tr)
+    table.last_trick = last_trick(view, tr)
+    token = current_language.set(lang)
+    try:
+        macros = templates.get_template("hearts/_pieces.html").make_module({"t": table})
+        return HTMLResponse(str(macros.last_trick()), headers={"Vary": "HX-Request"})
+    finally:
+        current_language.reset(token)
+
+
+# -- actions --------------------------------------------------------------------------------
+
+
+def _error_text(exc: HeartsError, tr: Translator) -> str:
+    texts = {
+        "not_your_turn": tr.gettext("It is not your turn."),
+        "not_in_hand": tr.gettext("That card is not in your hand."),
+        "not_a_card": tr.gettext("That is not a card."),
+        "follow_suit": tr.gettext("Follow the suit that was led."),
+        "first_trick": tr.gettext("No hearts and no Q♠ on the first trick."),
+        "two_of_clubs": tr.gettext("The first trick is led with the 2♣."),
+        "hearts_not_broken": tr.gettext("Hearts are not broken yet: lead another suit."),
+        "count": tr.gettext("Pick exactly three cards to pass."),
+        "already_chosen": tr.gettext("Your cards are already passed."),
+        "no_pass": tr.gettext("There is no passing in this hand."),
+        "nothing_to_undo": tr.gettext("There is nothing to undo."),
+    }
+    return texts.get(exc.reason, tr.gettext("That cannot be done now."))
+
+
+def _parse_version(text: str | None) -> int | None:
+    """The version the page holds; -1 (never current) when it is not a number."""
+    if text is None:
+        return None
+    return int(text) if text.isdigit() and len(text) < 12 else -1
+
+
+def _parse_cards(text: str) -> int:
+    mask = 0
+    for part in text.replace(",", " ").split()[:13]:
+        mask |= 1 << parse_card(part)
+    return mask
+
+
+Action = Callable[[HeartsMatch], list[PlayedCard]]
+
+
+async def act(
+    request: Request,
+    store: GameStore,
+    session_id: str,
+    lang: str,
+    game_id: str,
+    version: str | None,
+    action: Action,
+) -> Response:
+    """Apply one action of the player (and the bots' answer) and answer with what changed.
+
+    A stale version, an illegal action or a lost compare-and-set changes nothing: the answer
+    (409) then carries every piece as it is now, so the page catches up.
+    """
+    tr = translator(lang)
+    htmx = request.headers.get("hx-request") == "true"
+    loaded = await load_match(store, session_id, game_id, lang)
+    held = _parse_version(version)
+    before_view, before_table = table_of(loaded, tr)
+    if held is not None and held != loaded.stored.version:
+        return _current(loaded, lang, htmx, tr.gettext("The table had changed; here it is now."))
+    try:
+        plays = await run_in_threadpool(action, loaded.match)
+    except (HeartsError, CardError) as exc:
+        message = _error_text(exc, tr) if isinstance(exc, HeartsError) else str(exc)
+        return _current(loaded, lang, htmx, message)
+    saved = await store.compare_and_set(
+        session_id, game_id, loaded.stored.version, loaded.match.to_json()
+    )
+    if saved is None:
+        fresh = await load_match(store, session_id, game_id, lang)
+        return _current(fresh, lang, htmx, tr.gettext("The table had changed; here it is now."))
+    after = Loaded(saved, loaded.match)
+    after_view, after_table = table_of(after, tr)
+    if after_view.phase == "match_over" and before_view.phase != "match_over":
+        await _record(store, session_id, after_view)
+    if not htmx:
+        return RedirectResponse("/hearts", status_code=303)
+    steps = steps_of(before_view, after_view, plays, tr)
+    old = render_pieces(before_table, lang, oob=True)
+    new = render_pieces(after_table, lang, oob=True)
+    changed = changed_pieces(old, new, steps, after_table, lang)
+    hand_over = after_view.phase in ("hand_over", "match_over") and (
+        before_view.phase == "playing"
+    )
+    changed.append(live_piece(narration(after_view, steps, hand_over, tr)))
+    return fragment(changed)
+
+
+def _current(loaded: Loaded, lang: str, htmx: bool, message: str) -> Response:
+    if not htmx:
+        return RedirectResponse("/hearts", status_code=303)
+    _, table = table_of(loaded, translator(lang))
+    pieces = list(render_pieces(table, lang, oob=True).pieces.values())
+    return fragment([*pieces, live_piece(message)], status=409)
+
+
+async def _record(store: GameStore, session_id: str, view: HeartsView) -> None:
+    await record_hearts_match(
+        store,
+        session_id,
+        won=view.winner == HUMAN,
+        hand_points=[scores[HUMAN] for scores in view.hand_scores],
+        moons=sum(moon_of(scores) == HUMAN for scores in view.hand_scores),
+    )
+
+
+VersionField = Annotated[str | None, Form()]
+
+
+@router.post("/hearts/{game_id}/pass", include_in_schema=False)
+async def hearts_pass(
+    request: Request, game_id: str, store: StoreDep, session_id: SessionId, lang: Lang,
+    cards: Annotated[str, Form(max_length=80)] = "", version: VersionField = None,
+) -> Response:
+    def action(match: HeartsMatch) -> list[PlayedCard]:
+        match.choose_pass(HUMAN, _parse_cards(cards))
+        return _start_bots(match)
+
+    return await act(request, store, session_id, lang, game_id, version, action)
+
+
+@router.post("/hearts/{game_id}/play", include_in_schema=False)
+async def hearts_play(
+    request: Request, game_id: str, store: StoreDep, session_id: SessionId, lang: Lang,
+    card: Annotated[str, Form(max_length=8)] = "", version: VersionField = None,
+) -> Response:
+    def action(match: HeartsMatch) -> list[PlayedCard]:
+        c = parse_card(card)
+        match.play(c, seat=HUMAN)
+        return [PlayedCard(HUMAN, c), *play_bots(match)]
+
+    return await act(request, store, session_id, lang, game_id, version, action)
+
+
+@router.post("/hearts/{game_id}/undo", include_in_schema=False)
+async def hearts_undo(
+    request: Request, game_id: str, store: StoreDep, session_id: SessionId, lang: Lang,
+    version: VersionField = None,
+) -> Response:
+    def action(match: HeartsMatch) -> list[PlayedCard]:
+        match.undo()
+        return []
+
+    return await act(request, store, session_id, lang, game_id, version, action)
+
+
+@router.post("/hearts/{game_id}/next-hand", include_in_schema=False)
+async def hearts_next_hand(
+    request: Request, game_id: str, store: StoreDep, session_id: SessionId, lang: Lang,
+    version: VersionField = None,
+) -> Response:
+    def action(match: HeartsMatch) -> list[PlayedCard]:
+        match.next_hand()
+        return play_bots(match)
+
+    return await act(request, store, session_id, lang, game_id, version, action)

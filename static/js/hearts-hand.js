@@ -1,0 +1,109 @@
+// The Hearts hand: choosing three cards to pass, lifting and playing, arrow keys.
+// The server draws the hand; this file only flips aria-pressed and lets htmx post the play.
+(() => {
+  "use strict";
+  const PASS_SIZE = 3;
+  let pointerType = "mouse";
+
+  const hand = () => document.getElementById("ht-hand");
+  const cardsOf = (el) => Array.from(el.querySelectorAll("button.card"));
+  const pressed = (card) => card.getAttribute("aria-pressed") === "true";
+
+  // Remember what kind of pointer started the click: a touch lifts first, a mouse plays at once.
+  document.addEventListener("pointerdown", (e) => { pointerType = e.pointerType; }, true);
+
+  function lower(except) {
+    const el = hand();
+    if (!el) return;
+    for (const card of cardsOf(el)) {
+      if (card !== except && pressed(card)) card.setAttribute("aria-pressed", "false");
+    }
+  }
+
+  function syncPass() {
+    const el = hand();
+    const bar = document.getElementById("ht-bar");
+    if (!el || !bar) return;
+    const chosen = cardsOf(el).filter(pressed).map((card) => card.dataset.card);
+    const input = bar.querySelector("input[name=cards]");
+    const button = bar.querySelector(".ht-pass-button");
+    const count = bar.querySelector(".ht-count");
+    if (!input || !button) return;
+    input.value = chosen.join(",");
+    button.disabled = chosen.length !== PASS_SIZE;
+    if (count) count.textContent = `${chosen.length}/${PASS_SIZE}`;
+  }
+
+  function togglePass(card) {
+    const el = hand();
+    if (!pressed(card) && cardsOf(el).filter(pressed).length >= PASS_SIZE) {
+      // A fourth card: the player must first put one of the three back.
+      card.animate?.([{ translate: "-3px 0" }, { translate: "3px 0" }, { translate: "0 0" }],
+        { duration: 160 });
+      return;
+    }
+    card.setAttribute("aria-pressed", pressed(card) ? "false" : "true");
+    syncPass();
+  }
+
+  document.addEventListener("click", (e) => {
+    const el = hand();
+    if (!el) return;
+    const card = e.target.closest("#ht-hand button.card");
+    if (!card) {
+      // A tap on the table or anywhere else lowers a lifted card.
+      if (el.dataset.phase === "playing") lower(null);
+      return;
+    }
+    const phase = el.dataset.phase;
+    if (phase === "passing") {
+      e.preventDefault();
+      togglePass(card);
+      return;
+    }
+    if (phase !== "playing" || card.getAttribute("aria-disabled") === "true") {
+      e.preventDefault();
+      return;
+    }
+    // e.detail is 0 for a click made with the keyboard (Enter): that plays at once.
+    const touch = (pointerType === "touch" || pointerType === "pen") && e.detail > 0;
+    if (touch && !pressed(card)) {
+      e.preventDefault();
+      lower(card);
+      card.setAttribute("aria-pressed", "true");
+      return;
+    }
+    lower(card);
+    card.setAttribute("aria-pressed", "true");
+    // Not prevented: the form's submit goes out through htmx with this card as the submitter.
+  }, true);
+
+  document.addEventListener("keydown", (e) => {
+    const card = e.target.closest?.("#ht-hand button.card");
+    if (!card) return;
+    const cards = cardsOf(hand());
+    const at = cards.indexOf(card);
+    const next = {
+      ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: cards.length - 1,
+    }[e.key];
+    if (next === undefined) return;
+    e.preventDefault();
+    cards[Math.max(0, Math.min(cards.length - 1, next))].focus();
+  });
+
+  // Keep the keyboard focus in the hand when the server redraws it (the played card is gone).
+  let focusIndex = -1;
+  document.addEventListener("htmx:oobBeforeSwap", (e) => {
+    if (e.detail.target?.id !== "ht-hand") return;
+    focusIndex = cardsOf(e.detail.target).indexOf(document.activeElement);
+  });
+  document.addEventListener("htmx:load", (e) => {
+    const el = e.target;
+    if (el.id !== "ht-hand") return;
+    syncPass();
+    if (focusIndex < 0) return;
+    const cards = cardsOf(el);
+    if (cards.length) cards[Math.min(focusIndex, cards.length - 1)].focus();
+    focusIndex = -1;
+  });
+})();
