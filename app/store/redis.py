@@ -18,6 +18,7 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
+from urllib.parse import urlsplit
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
@@ -77,6 +78,10 @@ class RedisStore:
     def __init__(
         self, url: str, ttl_seconds: int, *, clock: Clock = time.time, prefix: str = "cardroom:"
     ) -> None:
+        # redis-py would quietly use db 0 for a path that is not a number.
+        database = urlsplit(url).path.strip("/")
+        if database and not database.isdigit():
+            raise StoreError(f"bad Redis store URL {url!r}: the path must be a database number")
         try:
             self._redis = aioredis.Redis.from_url(
                 url,

@@ -36,7 +36,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from app.store import Clock, StoredGame, StoreError, dump_json, new_game_id
@@ -130,7 +130,7 @@ class SqliteStore:
         self._clock = clock
         self._writes_since_checkpoint = 0
         self._next_purge = 0.0
-        self._maintenance: asyncio.Future[None] | None = None
+        self._maintenance: Future[None] | None = None
         self._closed = False
         self._maint: sqlite3.Connection | None = None
         self._conn: sqlite3.Connection | None = None
@@ -343,19 +343,22 @@ class SqliteStore:
         purge_due = self._clock() >= self._next_purge
         if self._writes_since_checkpoint < CHECKPOINT_EVERY and not purge_due:
             return
+        # A concurrent future knows it is done as soon as the thread is, even before the loop
+        # next runs; the job is not awaited (nobody should wait for it), it logs its failure.
         if self._maintenance is not None and not self._maintenance.done():
             return
         self._writes_since_checkpoint = 0
-        loop = asyncio.get_running_loop()
-        self._maintenance = loop.run_in_executor(self._executor, self._maintain, purge_due)
+        self._maintenance = self._executor.submit(self._maintain, purge_due)
         self._maintenance.add_done_callback(_log_failure)
 
     def _maintain(self, purge: bool) -> None:
         if purge:
             self._purge()
         assert self._maint is not None
-        # PASSIVE: copies what it can without waiting for or blocking anyone.
-        self._maint.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        # RESTART, not PASSIVE: it holds writers off (they wait on the loop, see _run) until
+        # the whole WAL is copied, so the next write starts the WAL over and it cannot keep
+        # growing under a steady stream of writes.
+        self._maint.execute("PRAGMA wal_checkpoint(RESTART)").fetchall()
 
     def _purge(self) -> int:
         conn = self._maint
@@ -391,6 +394,6 @@ class SqliteStore:
         return removed
 
 
-def _log_failure(future: asyncio.Future[None]) -> None:
+def _log_failure(future: Future[None]) -> None:
     if not future.cancelled() and future.exception() is not None:
         logger.error("SQLite store maintenance failed", exc_info=future.exception())
