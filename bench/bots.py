@@ -1,0 +1,282 @@
+"""Duplicate-deal tournament of the Hearts bots (issue 4; results in bench/README.md).
+
+A pairing puts player A against player B at a table of one A and three B (``1v3``) or three A
+and one B (``3v1``). Every deal is played four times, the odd seat moving round the table, so
+both sides hold every hand equally often and the luck of the deal cancels out. Each deal is a
+single hand (totals at 0) of the real engine; the deals cycle through hand numbers 1–4, so all
+four pass directions (left, right, across, none) occur equally.
+
+Players: ``easy``, ``normal``, ``hard`` (ours, as the web layer calls them) and ``ismcts``:
+OpenSpiel's ``ISMCTSBot``, 1,000 simulations, random rollouts, for card play only; it passes
+with our Normal policy (its own pass-phase resampling is broken).
+
+    nice .venv/bin/python -m bench.bots --pairing hard-normal --table 1v3 --deals 500
+
+A run writes its raw hands as JSON lines (``--out``) and prints a summary; ``--summarize`` prints
+the markdown table from one or more such files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from multiprocessing import Pool
+
+from app.bots import choose_pass, choose_play, decision_seed
+from app.rules.cards import QUEEN_OF_SPADES, cards_in
+from app.rules.deal_codes import number_to_letters, seed_from
+from app.rules.hearts import HeartsMatch, deal_hands, pass_direction
+
+ISMCTS_SIMULATIONS = 1000
+ISMCTS_UCT_C = 2.0
+OURS = ("easy", "normal", "hard")
+# OpenSpiel's pass directions (its players are our seats, play also runs 0→1→2→3).
+_OS_PASS = {"none": 0, "left": 1, "across": 2, "right": 3}
+# Deal numbers of the tournament start here, away from small numbers used by tests.
+FIRST_DEAL = 1_000_000
+
+
+def _os_card(card: int) -> int:
+    # OpenSpiel cards are rank * 4 + suit; ours suit * 13 + rank (same suit order C D H S).
+    return (card % 13) * 4 + card // 13
+
+
+def _our_card(action: int) -> int:
+    return (action % 4) * 13 + action // 4
+
+
+class IsmctsSeat:
+    """Mirrors one hand into an OpenSpiel state and asks ISMCTS for card plays."""
+
+    def __init__(self, seed: int) -> None:
+        import pyspiel  # only the ISMCTS pairing needs OpenSpiel
+
+        self.game = pyspiel.load_game("hearts", {"qs_breaks_hearts": False})
+        evaluator = pyspiel.RandomRolloutEvaluator(1, seed % 2**31)
+        self.bot = pyspiel.ISMCTSBot(
+            seed % 2**31,
+            evaluator,
+            ISMCTS_UCT_C,
+            ISMCTS_SIMULATIONS,
+            -1,
+            pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT,
+            False,
+            False,
+        )
+        self.state = None
+
+    def start(self, hands: tuple[int, ...], direction: str) -> None:
+        state = self.game.new_initial_state()
+        state.apply_action(_OS_PASS[direction])
+        dealt = [cards_in(h) for h in hands]
+        # OpenSpiel deals the k-th card to player k % 4.
+        for i in range(13):
+            for seat in range(4):
+                state.apply_action(_os_card(dealt[seat][i]))
+        self.state = state
+
+    def passed(self, passes: tuple[int, ...]) -> None:
+        for seat in range(4):
+            for c in cards_in(passes[seat]):
+                self.state.apply_action(_os_card(c))
+
+    def played(self, card: int) -> None:
+        self.state.apply_action(_os_card(card))
+
+    def choose(self, legal: int) -> int:
+        os_legal = sum(1 << _our_card(a) for a in self.state.legal_actions())
+        if os_legal != legal:
+            raise AssertionError("OpenSpiel and the engine disagree on the legal cards")
+        return _our_card(self.bot.step(self.state))
+
+
+def start_hand(number: int, hand_number: int) -> HeartsMatch:
+    """A match positioned at the start of hand ``hand_number`` (totals 0)."""
+    match = HeartsMatch.new(f"HT1-N-{number_to_letters(number)}")
+    hands = deal_hands(number, hand_number)
+    state = match.state._replace(hand_number=hand_number, hands=hands)
+    if pass_direction(hand_number) == "none":
+        state = state._replace(phase="playing", turn=next(s for s in range(4) if hands[s] & 1))
+    return HeartsMatch(match.code, state, [])
+
+
+def play_hand(players: tuple[str, ...], number: int, hand_number: int) -> dict:
+    """One hand with ``players[seat]`` at each seat; scores, Q♠ taker and think times."""
+    match = start_hand(number, hand_number)
+    direction = pass_direction(hand_number)
+    hands = match.state.hands
+    ismcts = None
+    if "ismcts" in players:
+        ismcts = IsmctsSeat(seed_from("bench", number, hand_number, *players))
+        ismcts.start(hands, direction)
+    if match.phase == "passing":
+        for seat in range(4):
+            view = match.view(seat)
+            level = players[seat] if players[seat] in OURS else "normal"
+            match.choose_pass(seat, choose_pass(level, view, decision_seed(view, "pass")))
+        if ismcts is not None:
+            ismcts.passed(match.state.passed)
+    think: dict[str, list[float]] = {}
+    while match.phase == "playing":
+        seat = match.turn
+        view = match.view(seat)
+        player = players[seat]
+        start = time.perf_counter()
+        if player == "ismcts":
+            card = ismcts.choose(view.legal)
+        else:
+            card = choose_play(player, view, decision_seed(view))
+        elapsed = time.perf_counter() - start
+        if view.legal.bit_count() > 1:
+            think.setdefault(player, []).append(elapsed)
+        match.play(card)
+        if ismcts is not None:
+            ismcts.played(card)
+    st = match.state
+    queen = next(t.winner for t in st.tricks if any(p.card == QUEEN_OF_SPADES for p in t.cards))
+    return {
+        "deal": number,
+        "hand": hand_number,
+        "players": list(players),
+        "scores": list(st.hand_scores[-1]),
+        "points": list(st.hand_points),
+        "queen": queen,
+        "think": think,
+    }
+
+
+def _deal_job(args: tuple[str, str, str, int]) -> list[dict]:
+    a, b, table, index = args
+    number = FIRST_DEAL + index
+    hand_number = 1 + index % 4
+    out = []
+    for odd in range(4):
+        if table == "1v3":
+            players = tuple(a if s == odd else b for s in range(4))
+        else:
+            players = tuple(b if s == odd else a for s in range(4))
+        out.append(play_hand(players, number, hand_number))
+    return out
+
+
+def run(a: str, b: str, table: str, deals: int, first: int, workers: int, out_path: str) -> None:
+    jobs = [(a, b, table, first + i) for i in range(deals)]
+    done = 0
+    with open(out_path, "a") as out:
+        if workers > 1:
+            with Pool(workers) as pool:
+                for hands in pool.imap(_deal_job, jobs):
+                    done += _write(out, hands, a, b, table, done, deals)
+        else:
+            for job in jobs:
+                done += _write(out, _deal_job(job), a, b, table, done, deals)
+
+
+def _write(out, hands: list[dict], a: str, b: str, table: str, done: int, total: int) -> int:
+    for hand in hands:
+        hand["pairing"] = f"{a}-{b}"
+        hand["table"] = table
+        out.write(json.dumps(hand) + "\n")
+    out.flush()
+    if (done + 1) % 25 == 0:
+        print(f"{a}-{b} {table}: {done + 1}/{total} deals", file=sys.stderr, flush=True)
+    return 1
+
+
+# --- summary -------------------------------------------------------------------------------
+
+
+def _mean_ci(values: list[float]) -> tuple[float, float]:
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, float("nan")
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, 1.96 * math.sqrt(var / n)
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+def _times(t: list[float]) -> str:
+    return f"{_pct(t, 0.5):.0f} / {_pct(t, 0.95):.0f}" if t else "–"
+
+
+def summarize(paths: list[str]) -> str:
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                hand = json.loads(line)
+                groups.setdefault((hand["pairing"], hand["table"]), []).append(hand)
+    rows = [
+        "| pairing (A-B) | table | deals | hands | A pts/hand | B pts/hand | B−A per hand (95% CI)"
+        " | moon A / B | Q♠ taken A / B | think A p50/p95 ms | think B p50/p95 ms |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for (pairing, table), hands in sorted(groups.items()):
+        a, b = pairing.split("-")
+        by_deal: dict[int, list[dict]] = {}
+        for hand in hands:
+            by_deal.setdefault(hand["deal"], []).append(hand)
+        a_pts, b_pts, diffs = [], [], []
+        seats = {a: 0, b: 0}
+        moons = {a: 0, b: 0}
+        queens = {a: 0, b: 0}
+        think: dict[str, list[float]] = {a: [], b: []}
+        for deal_hands_ in by_deal.values():
+            sa, sb = [], []
+            for hand in deal_hands_:
+                for seat, player in enumerate(hand["players"]):
+                    score = hand["scores"][seat]
+                    (sa if player == a else sb).append(score)
+                    seats[player] += 1
+                    moons[player] += hand["points"][seat] == 26
+                    queens[player] += hand["queen"] == seat
+                for player, times in hand["think"].items():
+                    think[player].extend(times)
+            a_pts.append(sum(sa) / len(sa))
+            b_pts.append(sum(sb) / len(sb))
+            diffs.append(b_pts[-1] - a_pts[-1])
+        ma, ca = _mean_ci(a_pts)
+        mb, cb = _mean_ci(b_pts)
+        md, cd = _mean_ci(diffs)
+
+        moon = " / ".join(f"{100 * moons[p] / seats[p]:.1f}%" for p in (a, b))
+        queen = " / ".join(f"{100 * queens[p] / seats[p]:.1f}%" for p in (a, b))
+        rows.append(
+            f"| {a}-{b} | {table} | {len(by_deal)} | {len(hands)} | {ma:.2f} ± {ca:.2f}"
+            f" | {mb:.2f} ± {cb:.2f} | {md:+.2f} ± {cd:.2f} | {moon} | {queen}"
+            f" | {_times(think[a])} | {_times(think[b])} |"
+        )
+    return "\n".join(rows)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pairing", default="normal-easy", help="A-B, e.g. hard-ismcts")
+    parser.add_argument("--table", choices=("1v3", "3v1"), default="1v3")
+    parser.add_argument("--deals", type=int, default=500, help="deals; each is played 4 times")
+    parser.add_argument("--first", type=int, default=0, help="index of the first deal")
+    parser.add_argument("--workers", type=int, default=1, help="processes (the machine has 2)")
+    parser.add_argument("--out", default="bench/bots-results.jsonl")
+    parser.add_argument("--summarize", nargs="*", metavar="FILE", help="print the table only")
+    args = parser.parse_args(argv)
+    if args.summarize is not None:
+        print(summarize(args.summarize or [args.out]))
+        return
+    a, b = args.pairing.split("-")
+    for player in (a, b):
+        if player not in (*OURS, "ismcts"):
+            parser.error(f"unknown player {player!r}")
+    run(a, b, args.table, args.deals, args.first, args.workers, args.out)
+    print(summarize([args.out]))
+
+
+if __name__ == "__main__":
+    main()
