@@ -13,7 +13,8 @@ Where the work runs (measured, see tests/store/measure_costs.py):
 - The slow work runs on one maintenance thread with its own connection (whose `busy_timeout`
   may block, as it is not the loop): WAL checkpoints, which fsync (automatic checkpoints are off
   on the inline connection, else one commit in a thousand would stall the loop for milliseconds),
-  and the purge of expired rows.
+  and the purge of expired rows. Checkpoints are PASSIVE, so they never make writers wait,
+  unless the WAL keeps growing (see _maintain).
 
 Durability: `synchronous = NORMAL` in WAL mode means a commit is in the WAL file (the operating
 system's cache) before the call returns, so killing the process loses nothing that was
@@ -74,6 +75,7 @@ CREATE INDEX IF NOT EXISTS profiles_by_age ON profiles (updated_at);
 
 # Tuned for a tap's write of a few kB: ~3 WAL pages each, so a checkpoint every ~750 pages.
 CHECKPOINT_EVERY = 250
+WAL_RESTART_FRAMES = 4000
 PURGE_EVERY = 3600.0
 PURGE_BATCH = 500
 BUSY_GIVE_UP = 5.0
@@ -355,10 +357,13 @@ class SqliteStore:
         if purge:
             self._purge()
         assert self._maint is not None
-        # RESTART, not PASSIVE: it holds writers off (they wait on the loop, see _run) until
-        # the whole WAL is copied, so the next write starts the WAL over and it cannot keep
-        # growing under a steady stream of writes.
-        self._maint.execute("PRAGMA wal_checkpoint(RESTART)").fetchall()
+        # PASSIVE copies the WAL into the database without holding anyone up. If writes kept
+        # coming meanwhile it may never catch up, and the WAL only starts over once it has:
+        # past WAL_RESTART_FRAMES, RESTART holds writers off (they wait on the loop, see _run)
+        # until all is copied, so the WAL cannot grow without end.
+        _, frames, _ = self._maint.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        if frames > WAL_RESTART_FRAMES:
+            self._maint.execute("PRAGMA wal_checkpoint(RESTART)").fetchall()
 
     def _purge(self) -> int:
         conn = self._maint

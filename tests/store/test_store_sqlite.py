@@ -122,8 +122,12 @@ async def test_a_write_after_a_purge_interval_purges(store, db_path, clock, new_
     assert count_rows(db_path)["games"] == 1
 
 
-async def test_checkpoints_keep_the_wal_small(store, db_path, new_session, monkeypatch):
+@pytest.mark.parametrize("restart_frames", [sqlite_store.WAL_RESTART_FRAMES, 0])
+async def test_checkpoints_keep_the_wal_small(
+    store, db_path, new_session, monkeypatch, restart_frames
+):
     monkeypatch.setattr(sqlite_store, "CHECKPOINT_EVERY", 10)
+    monkeypatch.setattr(sqlite_store, "WAL_RESTART_FRAMES", restart_frames)
     alice = new_session()
     game = await store.create(alice, "hearts", {})
     for version in range(1, 200):
