@@ -619,7 +619,10 @@ async def act(
     try:
         plays = await run_in_threadpool(action, loaded.match)
     except (HeartsError, CardError) as exc:
-        message = _error_text(exc, tr) if isinstance(exc, HeartsError) else str(exc)
+        if isinstance(exc, HeartsError):
+            message = _error_text(exc, tr)
+        else:
+            message = tr.gettext("That is not a card.")
         return _current(loaded, lang, htmx, message)
     saved = await store.compare_and_set(
         session_id, game_id, loaded.stored.version, loaded.match.to_json()

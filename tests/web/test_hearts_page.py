@@ -1,0 +1,345 @@
+"""The Hearts page through its endpoints: the real app on a temporary SQLite store, via httpx.
+
+A whole match is played from the pass to the match winner with the page's own forms; every
+answer is checked for the other seats' cards and for pieces that did not change.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from app.rules.cards import card_text, cards_in, parse_card
+from app.rules.hearts import HUMAN, HeartsMatch, IllegalPlay
+from app.web.hearts import _error_text
+from app.web.i18n import card_name, translator
+from app.web.session import COOKIE_NAME, SessionMiddleware
+
+HX = {"hx-request": "true"}
+CARD_TAG = re.compile(r'<button id="ht-c-(\w+)"[^>]*>')
+OOB_PIECE = re.compile(r'<(\w+)\b[^>]*\bid="([\w-]+)"[^>]*hx-swap-oob="(true|delete|innerHTML)"')
+
+
+@dataclass
+class Page:
+    html: str
+    game_id: str
+    version: int
+    phase: str
+    hand: list[str]
+    playable: list[str]
+
+
+def read_page(html: str) -> Page:
+    game_id = re.search(r'data-game="([\w-]+)"', html).group(1)
+    version = int(re.search(r'id="ht-version" name="version" value="(\d+)"', html).group(1))
+    phase = re.search(r'id="ht-hand" class="ht-hand" data-phase="(\w+)"', html).group(1)
+    hand, playable = [], []
+    for tag in CARD_TAG.finditer(html):
+        hand.append(tag.group(1))
+        if 'aria-disabled="true"' not in tag.group(0):
+            playable.append(tag.group(1))
+    return Page(html, game_id, version, phase, hand, playable)
+
+
+async def get_page(client: httpx.AsyncClient) -> Page:
+    response = await client.get("/hearts")
+    assert response.status_code == 200
+    return read_page(response.text)
+
+
+def session_of(client: httpx.AsyncClient, app: FastAPI) -> str:
+    signer = SessionMiddleware(app, app.state.settings.secret_key, False)
+    return signer.session_from(client.cookies[COOKIE_NAME])
+
+
+async def stored_match(client: httpx.AsyncClient, app: FastAPI, game_id: str):
+    stored = await app.state.store.get(session_of(client, app), game_id)
+    return stored, HeartsMatch.from_json(stored.state)
+
+
+def hidden_cards(match: HeartsMatch) -> list[int]:
+    """The cards in the bots' hands now: no answer may name one of them."""
+    return [c for seat in (1, 2, 3) for c in cards_in(match.state.hands[seat])]
+
+
+def assert_no_hidden_card(text: str, match: HeartsMatch, lang: str = "en") -> None:
+    named = set(re.findall(r'(?:data-card="|value="|ht-c-)(\w+)', text))
+    for c in hidden_cards(match):
+        assert card_text(c) not in named, f"{card_text(c)} of a bot's hand is in the answer"
+        assert f'"{card_name(c, lang)}' not in text, f"{card_name(c, lang)} is in the answer"
+
+
+def element_at(text: str, start: int) -> str:
+    """The element that starts at ``start``, up to its matching end tag."""
+    tag = re.match(r"<(\w+)", text[start:]).group(1)
+    if tag == "input":
+        return text[start : text.index(">", start) + 1]
+    depth = 0
+    for m in re.compile(rf"<(/?){tag}\b[^>]*>").finditer(text, start):
+        depth += -1 if m.group(1) else 1
+        if depth == 0:
+            return text[start : m.end()]
+    raise AssertionError(f"unclosed <{tag}> at {start}")
+
+
+def assert_only_changed(response_text: str, page_before: str) -> None:
+    """Every piece in an answer differs from what the page showed before."""
+    for m in re.finditer(r'<\w+\b[^>]*\bid="[\w-]+"[^>]*hx-swap-oob="true"', response_text):
+        piece = element_at(response_text, m.start())
+        assert piece.replace(' hx-swap-oob="true"', "") not in page_before, piece[:120]
+
+
+async def post(client: httpx.AsyncClient, url: str, **data) -> httpx.Response:
+    return await client.post(url, data=data, headers=HX)
+
+
+def version_in(text: str) -> int:
+    return int(re.search(r'id="ht-version" name="version" value="(\d+)"', text).group(1))
+
+
+async def start(client: httpx.AsyncClient, code: str = "HT1-E-AAAAAAB") -> Page:
+    response = await client.get(f"/hearts/deal/{code}")
+    assert response.status_code == 303
+    return await get_page(client)
+
+
+async def play_first_trick_card(client: httpx.AsyncClient) -> tuple[Page, httpx.Response]:
+    page = await start(client)
+    response = await post(
+        client, f"/hearts/{page.game_id}/pass", cards=",".join(page.hand[:3]),
+        version=str(page.version),
+    )
+    assert response.status_code == 200
+    return await get_page(client), response
+
+
+async def test_whole_match_through_the_page(client: httpx.AsyncClient, app: FastAPI) -> None:
+    page = await start(client)
+    assert page.phase == "passing"
+    assert 'aria-pressed="false"' in page.html and "Pass left" in page.html
+    plays = hands = 0
+    while page.phase != "match_over":
+        stored, match = await stored_match(client, app, page.game_id)
+        assert stored.version == page.version
+        base = f"/hearts/{page.game_id}"
+        if page.phase == "passing":
+            assert page.playable == page.hand  # nothing is disabled while passing
+            response = await post(
+                client, f"{base}/pass", cards=",".join(page.hand[:3]), version=str(page.version)
+            )
+        elif page.phase == "playing":
+            # The page's playable cards are exactly the rules' legal plays.
+            assert {parse_card(c) for c in page.playable} == set(cards_in(match.legal_plays()))
+            response = await post(
+                client, f"{base}/play", card=page.playable[-1], version=str(page.version)
+            )
+            plays += 1
+        else:
+            assert page.phase == "hand_over"
+            assert "<dialog" in page.html and "is over" in page.html
+            response = await post(client, f"{base}/next-hand", version=str(page.version))
+            hands += 1
+        assert response.status_code == 200, response.text
+        assert version_in(response.text) == page.version + 1
+        _, after = await stored_match(client, app, page.game_id)
+        assert_no_hidden_card(response.text, after)
+        assert_only_changed(response.text, page.html)
+        page = await get_page(client)
+        assert_no_hidden_card(page.html, after)
+    view = after.view(HUMAN)
+    assert plays == 13 * (hands + 1)  # the player played every one of its cards, no bot did
+    assert max(view.totals) >= 100
+    assert view.winner is not None
+    winner_line = "You win the match!" if view.winner == HUMAN else "wins the match."
+    assert winner_line in page.html
+    # The match is counted once in this browser's statistics.
+    _, profile = await app.state.store.get_profile(session_of(client, app))
+    assert profile["stats"]["hearts"]["played"] == 1
+    assert profile["stats"]["hearts"]["hands"] == len(view.hand_scores)
+    # A match that is over takes no more cards.
+    response = await post(client, f"/hearts/{page.game_id}/play", card="2C",
+                          version=str(page.version))
+    assert response.status_code == 409
+
+
+async def test_illegal_play_changes_nothing(client: httpx.AsyncClient, app: FastAPI) -> None:
+    page, _ = await play_first_trick_card(client)
+    assert page.phase == "playing"
+    stored_before, match = await stored_match(client, app, page.game_id)
+    unplayable = [c for c in page.hand if c not in page.playable]
+    assert unplayable, "the first trick leaves some cards unplayable"
+    why = IllegalPlay("", "")
+    try:
+        match.copy().play(parse_card(unplayable[0]), seat=HUMAN)
+    except IllegalPlay as exc:
+        why = exc
+    expected = [_error_text(why, translator("en")), "That is not a card", "not in your hand"]
+    for card, says in zip(
+        (unplayable[0], "ZZ", next(card_text(c) for c in hidden_cards(match))), expected,
+        strict=True,
+    ):
+        response = await post(
+            client, f"/hearts/{page.game_id}/play", card=card, version=str(page.version)
+        )
+        assert response.status_code == 409
+        assert says in response.text
+        stored_after, _ = await stored_match(client, app, page.game_id)
+        assert stored_after.version == stored_before.version
+        assert stored_after.state == stored_before.state
+
+
+async def test_undo_takes_back_the_card_and_the_bots_cards(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    page, _ = await play_first_trick_card(client)
+    _, before = await stored_match(client, app, page.game_id)
+    card = page.playable[0]
+    played = await post(client, f"/hearts/{page.game_id}/play", card=card,
+                        version=str(page.version))
+    assert played.status_code == 200
+    page_after = await get_page(client)
+    assert card not in page_after.hand
+    assert re.search(r"<button[^>]*>Undo</button>", page_after.html)
+    undone = await post(client, f"/hearts/{page.game_id}/undo",
+                        version=str(page_after.version))
+    assert undone.status_code == 200
+    page_back = await get_page(client)
+    assert page_back.hand == page.hand
+    assert page_back.version == page_after.version + 1
+    _, restored = await stored_match(client, app, page.game_id)
+    assert restored.view(HUMAN) == before.view(HUMAN)
+    # Nothing more to undo in this hand: refused, and said so.
+    again = await post(client, f"/hearts/{page.game_id}/undo", version=str(page_back.version))
+    assert again.status_code == 409
+    assert "There is nothing to undo." in again.text
+
+
+async def test_stale_version_and_double_tap_apply_once(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    page, _ = await play_first_trick_card(client)
+    card = page.playable[0]
+    first = await post(client, f"/hearts/{page.game_id}/play", card=card,
+                       version=str(page.version))
+    assert first.status_code == 200
+    # The same tap again, with the version the page held: refused, the current table answers.
+    second = await post(client, f"/hearts/{page.game_id}/play", card=card,
+                        version=str(page.version))
+    assert second.status_code == 409
+    for piece in ("ht-hand", "ht-trick", "ht-seat-0", "ht-bar", "ht-version"):
+        assert f'id="{piece}"' in second.text
+    stored, _ = await stored_match(client, app, page.game_id)
+    assert stored.version == page.version + 1
+    assert version_in(second.text) == stored.version
+    garbage = await post(client, f"/hearts/{page.game_id}/play", card=card, version="x")
+    assert garbage.status_code == 409
+    assert (await stored_match(client, app, page.game_id))[0].version == stored.version
+
+
+async def test_a_play_answers_with_small_pieces(client: httpx.AsyncClient) -> None:
+    page, _ = await play_first_trick_card(client)
+    response = await post(client, f"/hearts/{page.game_id}/play", card=page.playable[0],
+                          version=str(page.version))
+    ids = [m.group(2) for m in OOB_PIECE.finditer(response.text)]
+    assert "ht-version" in ids and "status" in ids
+    # A play only takes cards out of the hand: it never redraws the table's frame, the deal
+    # code or the dialogs that did not change.
+    assert "ht-dialog" not in ids
+    if "ht-info" in ids:
+        assert "Hearts broken" in response.text
+    assert 'data-info="deal"' not in response.text
+    assert len(response.content) < len(page.html.encode()) / 2
+
+
+async def test_another_browser_cannot_touch_the_match(
+    client: httpx.AsyncClient, new_client
+) -> None:
+    page = await start(client)
+    other = new_client(headers={"accept-language": "en"})
+    response = await post(other, f"/hearts/{page.game_id}/pass", cards=",".join(page.hand[:3]),
+                          version=str(page.version))
+    assert response.status_code == 404
+    assert (await other.get(f"/hearts/{page.game_id}/last-trick")).status_code == 404
+
+
+async def test_deal_url_asks_before_replacing_an_unfinished_match(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    page = await start(client, "HT1-N-AAAAAAB")
+    # Nothing passed or played yet: a shared deal replaces the match without asking.
+    assert (await client.get("/hearts/deal/HT1-N-AAAAAAC")).status_code == 303
+    page = await get_page(client)
+    assert "HT1-N-AAAAAAC" in page.html
+    await post(client, f"/hearts/{page.game_id}/pass", cards=",".join(page.hand[:3]),
+               version=str(page.version))
+    asked = await client.get("/hearts/deal/ht1-h-aaaaaad")
+    assert asked.status_code == 200
+    question = r"<dialog[^>]*\bopen\b[^>]*>\s*<h2[^>]*>Play the shared deal\?</h2>"
+    assert re.search(question, asked.text)
+    assert "HT1-H-AAAAAAD" in asked.text
+    current = await app.state.store.current(session_of(client, app), "hearts")
+    assert current.game_id == page.game_id  # nothing replaced yet
+    # The same deal as the current match: no question, the match goes on.
+    assert (await client.get("/hearts/deal/HT1-N-AAAAAAC")).status_code == 303
+    chosen = await client.post("/hearts/deal/HT1-H-AAAAAAD")
+    assert chosen.status_code == 303
+    page = await get_page(client)
+    assert "HT1-H-AAAAAAD" in page.html and page.phase == "passing"
+
+
+@pytest.mark.parametrize(
+    ("code", "says"),
+    [
+        ("HH1-N-AAAAAAB", "Hearts codes start with HT1-"),
+        ("HT1-X-AAAAAAB", "E (easy), N (normal) or H (hard)"),
+        ("HT1-N-AAAB", "exactly seven letters"),
+        ("not a code", "A Hearts deal code looks like"),
+    ],
+)
+async def test_bad_deal_code_says_what_is_wrong(
+    client: httpx.AsyncClient, app: FastAPI, code: str, says: str
+) -> None:
+    response = await client.get(f"/hearts/deal/{code}")
+    assert response.status_code == 400
+    assert says in response.text
+    assert await app.state.store.current(session_of(client, app), "hearts") is None
+
+
+async def test_page_hooks_in_vietnamese(new_client) -> None:
+    client = new_client(headers={"accept-language": "vi"})
+    page = await start(client, "HT1-N-AAAAAAB")
+    assert '<html lang="vi"' in page.html
+    assert "Chuyền sang trái" in page.html
+    names = re.findall(r'<button id="ht-c-\w+"[^>]*aria-label="([^"]+)"', page.html)
+    assert len(names) == 13
+    assert all(re.fullmatch(r"(Át|[2-9]|10|J|Q|K) (cơ|rô|chuồn|bích)", n) for n in names)
+    response = await post(client, f"/hearts/{page.game_id}/pass",
+                          cards=",".join(page.hand[:3]), version=str(page.version))
+    page = await get_page(client)
+    assert re.search(r"<button[^>]*>Đi lại</button>", page.html)
+    assert response.status_code == 200
+
+
+async def test_english_page_hooks(client: httpx.AsyncClient) -> None:
+    page = await start(client)
+    names = re.findall(r'<button id="ht-c-\w+"[^>]*aria-label="([^"]+)"', page.html)
+    assert all(re.fullmatch(r"(Ace|[2-9]|10|Jack|Queen|King) of (clubs|diamonds|hearts|spades)",
+                            n) for n in names)
+    assert re.search(r'<button type="submit" class="btn primary ht-pass-button" disabled>'
+                     r"Pass left", page.html)
+    page, _ = await play_first_trick_card(client)
+    # Cards on the table carry data-card and data-seat.
+    assert re.search(r'<div class="card \w" data-card="\w+" data-seat="[0-3]"', page.html)
+
+
+async def test_rules_page_in_both_languages(client: httpx.AsyncClient, new_client) -> None:
+    english = await client.get("/hearts/rules")
+    assert english.status_code == 200
+    assert "Shooting the moon" in english.text
+    vietnamese = await new_client(headers={"accept-language": "vi"}).get("/hearts/rules")
+    assert "Bắn trăng" in vietnamese.text and '<html lang="vi"' in vietnamese.text
