@@ -119,19 +119,22 @@ def play_hand(players: tuple[str, ...], number: int, hand_number: int) -> dict:
             match.choose_pass(seat, choose_pass(level, view, decision_seed(view, "pass")))
         if ismcts is not None:
             ismcts.passed(match.state.passed)
+    # Think times of decisions with a choice: CPU seconds of this process (what a decision
+    # costs, whatever else the shared machine runs) and wall seconds.
     think: dict[str, list[float]] = {}
+    wall: dict[str, list[float]] = {}
     while match.phase == "playing":
         seat = match.turn
         view = match.view(seat)
         player = players[seat]
-        start = time.perf_counter()
+        start, start_wall = time.process_time(), time.perf_counter()
         if player == "ismcts":
             card = ismcts.choose(view.legal)
         else:
             card = choose_play(player, view, decision_seed(view))
-        elapsed = time.perf_counter() - start
         if view.legal.bit_count() > 1:
-            think.setdefault(player, []).append(elapsed)
+            think.setdefault(player, []).append(time.process_time() - start)
+            wall.setdefault(player, []).append(time.perf_counter() - start_wall)
         match.play(card)
         if ismcts is not None:
             ismcts.played(card)
@@ -145,6 +148,7 @@ def play_hand(players: tuple[str, ...], number: int, hand_number: int) -> dict:
         "points": list(st.hand_points),
         "queen": queen,
         "think": think,
+        "wall": wall,
     }
 
 
@@ -203,8 +207,11 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
 
-def _times(t: list[float]) -> str:
-    return f"{_pct(t, 0.5):.0f} / {_pct(t, 0.95):.0f}" if t else "–"
+def _times(cpu: list[float], wall: list[float]) -> str:
+    if not cpu:
+        return "–"
+    text = f"{_pct(cpu, 0.5):.0f} / {_pct(cpu, 0.95):.0f}"
+    return text + (f" ({_pct(wall, 0.5):.0f} / {_pct(wall, 0.95):.0f})" if wall else "")
 
 
 def summarize(paths: list[str]) -> str:
@@ -216,7 +223,8 @@ def summarize(paths: list[str]) -> str:
                 groups.setdefault((hand["pairing"], hand["table"]), []).append(hand)
     rows = [
         "| pairing (A-B) | table | deals | hands | A pts/hand | B pts/hand | B−A per hand (95% CI)"
-        " | moon A / B | Q♠ taken A / B | think A p50/p95 ms | think B p50/p95 ms |",
+        " | moon A / B | Q♠ taken A / B | think A p50/p95 ms CPU (wall)"
+        " | think B p50/p95 ms CPU (wall) |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for (pairing, table), hands in sorted(groups.items()):
@@ -229,6 +237,7 @@ def summarize(paths: list[str]) -> str:
         moons = {a: 0, b: 0}
         queens = {a: 0, b: 0}
         think: dict[str, list[float]] = {a: [], b: []}
+        wall: dict[str, list[float]] = {a: [], b: []}
         for deal_hands_ in by_deal.values():
             sa, sb = [], []
             for hand in deal_hands_:
@@ -240,6 +249,8 @@ def summarize(paths: list[str]) -> str:
                     queens[player] += hand["queen"] == seat
                 for player, times in hand["think"].items():
                     think[player].extend(times)
+                for player, times in hand.get("wall", {}).items():
+                    wall[player].extend(times)
             a_pts.append(sum(sa) / len(sa))
             b_pts.append(sum(sb) / len(sb))
             diffs.append(b_pts[-1] - a_pts[-1])
@@ -252,7 +263,7 @@ def summarize(paths: list[str]) -> str:
         rows.append(
             f"| {a}-{b} | {table} | {len(by_deal)} | {len(hands)} | {ma:.2f} ± {ca:.2f}"
             f" | {mb:.2f} ± {cb:.2f} | {md:+.2f} ± {cd:.2f} | {moon} | {queen}"
-            f" | {_times(think[a])} | {_times(think[b])} |"
+            f" | {_times(think[a], wall[a])} | {_times(think[b], wall[b])} |"
         )
     return "\n".join(rows)
 

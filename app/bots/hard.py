@@ -18,7 +18,7 @@ from app.rules.cards import FULL_DECK, QUEEN_OF_SPADES, cards_in
 from app.rules.deal_codes import SplitMix64
 
 # Simulated card plays per decision (sampled deals x candidates x cards left to play).
-PLAY_BUDGET = 6000
+PLAY_BUDGET = 12000
 MIN_WORLDS = 6
 MAX_WORLDS = 120
 # Totals from which this hand may end the match: then the match result counts, not the hand.
