@@ -77,7 +77,9 @@ def parse_deal_code(text: str, game: str, variants: str) -> DealCode:
         raise DealCodeError("empty", f"No deal code given; a code looks like {example}.")
     shape = _CODE_SHAPE.fullmatch(cleaned)
     if shape is None:
-        raise DealCodeError("format", f"'{cleaned}' is not a deal code; a code looks like {example}.")
+        raise DealCodeError(
+            "format", f"'{cleaned}' is not a deal code; a code looks like {example}."
+        )
     prefix, variant, letters = shape.groups()
     if prefix != game:
         raise DealCodeError(
