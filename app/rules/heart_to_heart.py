@@ -118,7 +118,6 @@ Status: TypeAlias = Literal["playing", "won", "stalemate"]
 PositionState: TypeAlias = Literal["covered", "free", "removed"]
 
 _TARGET_TEXT = re.compile(r"heart:(0|[1-9][0-9]?)")
-_MOVE_TEXT = re.compile(r"(d|r|(0|[1-9][0-9]?)\+(w|0|[1-9][0-9]?))")
 _RANK_OF_LETTER = {letter: rank for rank, letter in enumerate(RANK_LETTERS, start=1)}
 
 
@@ -201,16 +200,11 @@ class Move:
 
     @classmethod
     def parse(cls, text: str) -> Move:
-        found = _MOVE_TEXT.fullmatch(text) if isinstance(text, str) else None
-        if found is None:
+        """The move of a history text; :class:`StateError` if there is none."""
+        move = _MOVE_BY_TEXT.get(text) if isinstance(text, str) else None
+        if move is None:
             raise StateError(f"{text!r} is not a move")
-        if text in ("d", "r"):
-            return DRAW if text == "d" else REDEAL
-        first, second = int(found.group(2)), found.group(3)
-        try:
-            return pair_move(first, "waste" if second == "w" else int(second))
-        except IllegalMoveError as error:
-            raise StateError(f"{text!r} is not a move: {error}") from error
+        return move
 
 
 DRAW = Move("draw")
@@ -227,6 +221,17 @@ def pair_move(a: int, b: int | Literal["waste"]) -> Move:
     if not 0 <= low < high < HEART_SIZE:
         raise IllegalMoveError(f"{a} and {b} are not two heart positions")
     return Move("pair", low, high)
+
+
+_MOVE_BY_TEXT = {
+    str(move): move
+    for move in (
+        DRAW,
+        REDEAL,
+        *(Move("pair", p, "waste") for p in range(HEART_SIZE)),
+        *(Move("pair", p, q) for p in range(HEART_SIZE) for q in range(p + 1, HEART_SIZE)),
+    )
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,7 +351,7 @@ class HeartToHeartGame:
     _waste: list[int]  # top of the waste last
     _selected: Target | None
     _moves: int
-    _history: list[Move]
+    _history: list[str]  # texts of the moves undo can take back, oldest first
     _clock: float | None  # None until the first move
 
     @classmethod
@@ -577,7 +582,7 @@ class HeartToHeartGame:
         self._moves += 1
         if self._clock is None:
             self._clock = 0.0
-        self._history.append(move)
+        self._history.append(str(move))
         if len(self._history) > UNDO_LIMIT:
             del self._history[0]
         return TapResult(
@@ -632,7 +637,7 @@ class HeartToHeartGame:
             raise UndoError("game_won", "A won game is final.")
         if not self._history:
             raise UndoError("nothing_to_undo", "There is no move to undo.")
-        move = self._history.pop()
+        move = _MOVE_BY_TEXT[self._history.pop()]
         hearts = 1 << self._selected if isinstance(self._selected, int) else 0
         if move.kind == "pair":
             free_before = self.free_mask
@@ -648,13 +653,14 @@ class HeartToHeartGame:
         else:
             self._waste = self._stock[::-1]
             self._stock = []
+        waste_changed = move.kind != "pair" or move.second == "waste" or self._selected == "waste"
         self._selected = None
         self._moves -= 1
         return TapResult(
             "undo",
             frozenset(positions_in(hearts)),
             stock_changed=move.kind != "pair",
-            waste_changed=True,
+            waste_changed=waste_changed,
         )
 
     # --- placement help -------------------------------------------------------------------
@@ -703,7 +709,7 @@ class HeartToHeartGame:
             "waste": _letters(self._waste),
             "selected": None if self._selected is None else target_text(self._selected),
             "moves": self._moves,
-            "history": [str(move) for move in self._history],
+            "history": self._history.copy(),
             "clock": self._clock,
         }
 
@@ -739,7 +745,7 @@ class HeartToHeartGame:
         game._removed = removed
         game._moves = moves
         game._clock = None if clock is None else float(clock)
-        game._history = [Move.parse(text) for text in data["history"]]
+        game._history = [str(Move.parse(text)) for text in data["history"]]
         selected = data["selected"]
         game._selected = None if selected is None else parse_target(selected)
         game._check_consistent()
@@ -771,7 +777,7 @@ class HeartToHeartGame:
         """Undo every remembered move on scratch copies, checking each one could have been
         made: undo must never produce an impossible position."""
         removed, stock, waste = self._removed, len(self._stock), len(self._waste)
-        for move in reversed(self._history):
+        for move in map(_MOVE_BY_TEXT.__getitem__, reversed(self._history)):
             if move.kind == "draw":
                 if not waste:
                     raise StateError("a draw is remembered but the waste is empty")
@@ -799,14 +805,19 @@ _JSON_KEYS = {"v", "deal", "heart", "removed", "stock", "waste", "selected", "mo
               "clock"}
 
 
+# Rank ints 1..13 <-> rank letters, through bytes.translate (to_json runs on every request).
+_TO_LETTERS = bytes.maketrans(bytes(range(1, 14)), RANK_LETTERS.encode())
+_FROM_LETTERS = bytes(_RANK_OF_LETTER.get(chr(byte), 0) for byte in range(256))
+
+
 def _letters(ranks) -> str:
-    return "".join(RANK_LETTERS[rank - 1] for rank in ranks)
+    return bytes(ranks).translate(_TO_LETTERS).decode()
 
 
 def _ranks(text: str) -> tuple[int, ...]:
-    if not isinstance(text, str):
+    if not isinstance(text, str) or not text.isascii():
         raise StateError("ranks are written as a string of rank letters")
-    try:
-        return tuple(_RANK_OF_LETTER[letter] for letter in text)
-    except KeyError as error:
-        raise StateError(f"{error.args[0]!r} is not a rank letter") from error
+    ranks = text.encode().translate(_FROM_LETTERS)
+    if 0 in ranks:
+        raise StateError(f"{text!r} holds something that is not a rank letter")
+    return tuple(ranks)
