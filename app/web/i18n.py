@@ -82,6 +82,11 @@ def card_name(c: int, lang: str) -> str:
     return translator(lang).card_names[c]
 
 
+def rank_word(rank: str, lang: str) -> str:
+    """A rank as players say it: "Ace", "7", "Queen" / "Át", "7", "Q"."""
+    return translator(lang).gettext(_RANK_WORDS.get(rank, rank))
+
+
 def heart_name(rank: str, lang: str) -> str:
     """The name of a Heart to Heart card (all hearts) of rank text "A", "2" … "K"."""
     return translator(lang).card_names[card(SUITS.index("H"), RANKS.index(rank))]

@@ -7,6 +7,8 @@ variable that :func:`render` sets around each render, so one Environment serves 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -68,13 +70,20 @@ def make_environment() -> Environment:
 templates = make_environment()
 
 
-def render(name: str, context: dict[str, Any], lang: str) -> str:
-    """Render a template (or a partial) in ``lang``."""
+@contextmanager
+def language(lang: str) -> Iterator[None]:
+    """Translate ``_()`` in templates and macros into ``lang`` inside this block."""
     token = current_language.set(lang)
     try:
-        return templates.get_template(name).render(lang=lang, **context)
+        yield
     finally:
         current_language.reset(token)
+
+
+def render(name: str, context: dict[str, Any], lang: str) -> str:
+    """Render a template (or a partial) in ``lang``."""
+    with language(lang):
+        return templates.get_template(name).render(lang=lang, **context)
 
 
 def page(

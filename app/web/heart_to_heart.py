@@ -1,0 +1,547 @@
+"""Heart to Heart pages: the game, deal URLs, taps answered with out-of-band swaps, options,
+new games, the rules and the examples.
+
+The board is a set of *pieces*, each an element with a stable id (heart positions ``p0``…``p24``,
+``h2h-stock``, ``h2h-waste``, the info-bar values, the version, undo, the dialog slot). A piece
+is described by a tuple of the arguments of its macro in ``_pieces.html``; a tap compares the
+tuples before and after and renders only those that differ, as ``hx-swap-oob`` elements. Without
+JavaScript the same routes answer the full page.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable
+from functools import cache
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from markupsafe import Markup, escape
+
+from app.rules.deal_codes import CODE_SPACE, DealCode, DealCodeError, parse_deal_code
+from app.rules.heart_to_heart import (
+    GAME,
+    HEART_SIZE,
+    VARIANTS,
+    HeartToHeartGame,
+    TapResult,
+    TargetError,
+    UndoError,
+    new_game,
+    parse_target,
+    rank_name,
+)
+from app.rules.heart_to_heart_solver import replay, solve_moves
+from app.store import GameStore, StoredGame
+from app.web.deps import Lang, ProfileDep, SessionId, StoreDep
+from app.web.errors import PageError
+from app.web.games import GameEntry, register_game
+from app.web.i18n import heart_name, rank_word, translator
+from app.web.profile import Profile, record_heart_to_heart_game, update_profile
+from app.web.templating import language, page, templates
+
+KIND = "heart_to_heart"
+PATH = "/heart-to-heart"
+DEFAULT_OPTIONS = {"move_errors": False, "placement_help": True}
+# The won game the examples page walks through (its line is the solver's).
+EXAMPLE_DEAL = "HH1-W-AAAAAAB"
+PIECES_TEMPLATE = "heart_to_heart/_pieces.html"
+# Play time a tap may report beyond the wall-clock time since the game was last saved.
+CLOCK_SLACK_SECONDS = 2.0
+
+router = APIRouter(prefix=PATH, include_in_schema=False)
+
+Piece = tuple[str, tuple[Any, ...]]  # (macro name, its arguments)
+
+
+def load(stored: StoredGame) -> HeartToHeartGame:
+    return HeartToHeartGame.from_json(stored.state)
+
+
+def is_unfinished(game: HeartToHeartGame) -> bool:
+    """At least one move made and the game not over (won or stuck)."""
+    return game.moves > 0 and game.status == "playing"
+
+
+register_game(GameEntry(KIND, PATH, lambda stored: is_unfinished(load(stored))))
+
+
+def options_of(profile: Profile) -> dict[str, bool]:
+    saved = profile.data.get("h2h_options", {})
+    return {key: bool(saved.get(key, default)) for key, default in DEFAULT_OPTIONS.items()}
+
+
+# --- the board as pieces ---------------------------------------------------------------------
+
+
+def board_pieces(
+    game: HeartToHeartGame, game_id: str, version: int, options: dict[str, bool], lang: str
+) -> dict[str, Piece]:
+    outlined, dimmed = game.placement_help() if options["placement_help"] else ((), ())
+
+    def help_of(target: int | str) -> str | None:
+        if target in dimmed:
+            return "dimmed"
+        return "outlined" if target in outlined else None
+
+    free, removed, selected = game.free_mask, game.removed_mask, game.selected
+    pieces: dict[str, Piece] = {}
+    for pos in range(HEART_SIZE):
+        if removed >> pos & 1:
+            pieces[f"p{pos}"] = ("gap", (pos,))
+            continue
+        rank = rank_name(game.rank_at(pos))
+        covered = not free >> pos & 1
+        pieces[f"p{pos}"] = (
+            "heart_card",
+            (pos, rank, heart_name(rank, lang), covered, selected == pos, help_of(pos)),
+        )
+    pieces["stock"] = ("stock", (game.stock_count, game.waste_count))
+    top = game.waste_top
+    if top is None:
+        pieces["waste"] = ("empty_waste", ())
+    else:
+        rank = rank_name(top)
+        pieces["waste"] = (
+            "waste",
+            (rank, heart_name(rank, lang), selected == "waste", help_of("waste")),
+        )
+    pieces["score"] = ("score", (game.score,))
+    pieces["moves"] = ("moves", (game.moves,))
+    pieces["time"] = ("clock", (round(game.play_time, 1), game.clock_running))
+    pieces["version"] = ("version", (version,))
+    pieces["undo"] = ("undo", (game_id, game.undo_depth > 0 and not game.is_won))
+    if game.status == "playing":
+        pieces["dialog"] = ("end_dialog", (game_id, "playing", 0, 0, False))
+    else:
+        pieces["dialog"] = (
+            "end_dialog",
+            (game_id, game.status, game.elapsed_seconds, game.moves, game.undo_depth > 0),
+        )
+    return pieces
+
+
+HEART_NAMES = tuple(f"p{pos}" for pos in range(HEART_SIZE))
+# When more heart cards than this changed (a selection dims nearly all), one swap of the whole
+# heart is smaller than a swap per card.
+WHOLE_HEART_OVER = HEART_SIZE // 2
+
+
+def render_pieces(pieces: dict[str, Piece], names: list[str], lang: str, *, oob: bool) -> str:
+    module = templates.get_template(PIECES_TEMPLATE).module
+
+    def one(name: str, oob: bool) -> str:
+        macro, args = pieces[name]
+        return str(getattr(module, macro)(*args, oob=oob))
+
+    with language(lang):
+        out = []
+        if oob and sum(name in HEART_NAMES for name in names) > WHOLE_HEART_OVER:
+            names = [name for name in names if name not in HEART_NAMES]
+            cards = "".join(one(name, False) for name in HEART_NAMES)
+            out.append(str(module.heart(Markup(cards), oob=True)))
+        out.extend(one(name, oob) for name in names)
+        return "".join(out)
+
+
+def piece_renderer(pieces: dict[str, Piece], *, static: bool = False) -> Callable[[str], str]:
+    """``piece(name)`` for a page template: one piece in place ("heart" is the whole heart)."""
+    module = templates.get_template(PIECES_TEMPLATE).module
+
+    def piece(name: str) -> str:
+        if name == "heart":
+            return module.heart(Markup("".join(piece(pos) for pos in HEART_NAMES)))
+        macro, args = pieces[name]
+        return getattr(module, macro)(*args, oob=False, static=static)
+
+    return piece
+
+
+def oob_status(message: str | None) -> str:
+    if not message:
+        return ""
+    return f'<span id="status" hx-swap-oob="innerHTML">{escape(message)}</span>'
+
+
+# --- status messages -------------------------------------------------------------------------
+
+
+def tap_message(
+    result: TapResult, game: HeartToHeartGame, before: HeartToHeartGame, options, lang: str
+) -> str | None:
+    t = translator(lang)
+    if game.status == "won" and result.is_move:
+        return t.gettext("You won! All 25 cards are gone.")
+    if game.status == "stalemate" and result.changed and before.status != "stalemate":
+        return t.gettext("No more moves")
+    kind = result.kind
+    if kind == "reselect" and options["move_errors"]:
+        return t.gettext("Must be same rank")
+    if kind in ("select", "reselect"):
+        target = game.selected
+        rank = rank_name(game.waste_top if target == "waste" else game.rank_at(target))
+        return t.gettext("{card} selected").format(card=heart_name(rank, lang))
+    if kind == "deselect":
+        return t.gettext("Selection cleared")
+    if kind == "pair":
+        points = game.score - before.score
+        gone = game.removed_mask & ~before.removed_mask
+        rank = rank_name(game.rank_at(gone.bit_length() - 1))
+        return t.gettext("Pair of {rank} removed, +{points}").format(
+            rank=rank_word(rank, lang), points=points
+        )
+    if kind == "draw":
+        return t.gettext("Turned over {card}").format(
+            card=heart_name(rank_name(game.waste_top), lang)
+        )
+    if kind == "redeal":
+        return t.gettext("The waste is the stock again")
+    return None
+
+
+# --- routes ----------------------------------------------------------------------------------
+
+
+def random_code(variant: str) -> str:
+    return str(DealCode(GAME, variant, secrets.randbelow(CODE_SPACE)))
+
+
+async def replace_game(store: GameStore, session_id: str, code: str) -> StoredGame:
+    """Make ``code`` the current game; a game it replaces that was played but not won counts
+    as a game played (and ends the winning streak)."""
+    current = await store.current(session_id, KIND)
+    if current is not None:
+        old = load(current)
+        if old.moves > 0 and not old.is_won:
+            await record_heart_to_heart_game(
+                store, session_id, won=False, seconds=old.elapsed_seconds, moves=old.moves
+            )
+    return await store.create(session_id, KIND, new_game(code).to_json())
+
+
+async def current_game(store: GameStore, session_id: str) -> StoredGame:
+    stored = await store.current(session_id, KIND)
+    if stored is None:
+        stored = await store.create(session_id, KIND, new_game(random_code("N")).to_json())
+    return stored
+
+
+def game_page(
+    request: Request,
+    stored: StoredGame,
+    game: HeartToHeartGame,
+    options: dict[str, bool],
+    lang: str,
+    *,
+    message: str | None = None,
+    question: str | None = None,
+) -> HTMLResponse:
+    pieces = board_pieces(game, stored.game_id, stored.version, options, lang)
+    context = {
+        "game": game,
+        "game_id": stored.game_id,
+        "options": options,
+        "message": message,
+        "question": question,
+        "piece": piece_renderer(pieces),
+    }
+    return page(request, "heart_to_heart/game.html", context, lang, headers={"Vary": "HX-Request"})
+
+
+def board_answer(
+    request: Request,
+    stored: StoredGame,
+    game: HeartToHeartGame,
+    options: dict[str, bool],
+    lang: str,
+    *,
+    before: dict[str, Piece] | None,
+    message: str | None,
+) -> Response:
+    """htmx: the pieces that differ from ``before`` (all of them when None) plus the status
+    line; a plain form post: the whole page."""
+    if request.headers.get("hx-request") != "true":
+        return game_page(request, stored, game, options, lang, message=message)
+    after = board_pieces(game, stored.game_id, stored.version, options, lang)
+    names = [name for name, value in after.items() if before is None or before.get(name) != value]
+    body = render_pieces(after, names, lang, oob=True) + oob_status(message)
+    return HTMLResponse(body, headers={"Vary": "HX-Request"})
+
+
+def report_time(game: HeartToHeartGame, elapsed: float | None, stored: StoredGame) -> None:
+    """Count the on-screen time the page reports, never more than really passed since the
+    game was last saved (plus a little slack for the request's travel)."""
+    if elapsed is None:
+        return
+    limit = max(0.0, time.time() - stored.updated_at) + CLOCK_SLACK_SECONDS
+    game.add_play_time(min(max(elapsed - game.play_time, 0.0), limit))
+
+
+async def owned_game(store: GameStore, session_id: str, game_id: str, lang: str) -> StoredGame:
+    """The game, if it is this browser's; to anyone else it does not exist (404)."""
+    stored = await store.get(session_id, game_id)
+    if stored is None:
+        raise PageError(
+            404,
+            translator(lang).gettext(
+                "This game does not exist here: it belongs to another browser, or it expired."
+            ),
+        )
+    return stored
+
+
+def deal_error_message(error: DealCodeError, text: str, lang: str) -> str:
+    t = translator(lang)
+    example = "HH1-N-AAAAAAM"
+    cleaned = text.strip().upper()[:40]
+    messages = {
+        "too_long": t.gettext("A deal code is short, like {example}."),
+        "empty": t.gettext("No deal code was given; a code looks like {example}."),
+        "format": t.gettext("“{code}” is not a deal code; a code looks like {example}."),
+        "game": t.gettext(
+            "“{code}” is not a Heart to Heart deal; Heart to Heart codes start with HH1-."
+        ),
+        "variant": t.gettext(
+            "The letter after HH1- must be N (any deal) or W (a deal that can be won)."
+        ),
+        "number": t.gettext("The deal number must be exactly seven letters A–Z."),
+    }
+    return messages.get(error.reason, error.message).format(code=cleaned, example=example)
+
+
+def parse_code(text: str, lang: str) -> str:
+    try:
+        return str(parse_deal_code(text, GAME, VARIANTS))
+    except DealCodeError as error:
+        raise PageError(
+            400,
+            deal_error_message(error, text, lang),
+            title=translator(lang).gettext("This deal code cannot be used"),
+        ) from error
+
+
+Version = Annotated[int, Form(ge=0, le=2**62)]
+Elapsed = Annotated[float | None, Form(ge=0, le=10**8)]
+
+
+@router.get("")
+async def game_view(
+    request: Request, store: StoreDep, session_id: SessionId, profile: ProfileDep, lang: Lang
+) -> Response:
+    stored = await current_game(store, session_id)
+    return game_page(request, stored, load(stored), options_of(profile), lang)
+
+
+@router.post("/new")
+async def new_game_route(
+    store: StoreDep,
+    session_id: SessionId,
+    lang: Lang,
+    kind: Annotated[str, Form(max_length=1)] = "N",
+) -> Response:
+    if kind not in VARIANTS:
+        raise PageError(
+            400,
+            translator(lang).gettext("A new game is any deal (N) or a deal that can be won (W)."),
+        )
+    await replace_game(store, session_id, random_code(kind))
+    return RedirectResponse(PATH, status_code=303)
+
+
+@router.get("/deal/{code}")
+async def deal_view(
+    code: str,
+    request: Request,
+    store: StoreDep,
+    session_id: SessionId,
+    profile: ProfileDep,
+    lang: Lang,
+) -> Response:
+    code = parse_code(code, lang)
+    current = await store.current(session_id, KIND)
+    if current is not None:
+        game = load(current)
+        if is_unfinished(game):
+            if game.deal == code:
+                return RedirectResponse(PATH, status_code=303)
+            # Nothing is replaced until the player answers the question.
+            return game_page(request, current, game, options_of(profile), lang, question=code)
+    await replace_game(store, session_id, code)
+    return RedirectResponse(PATH, status_code=303)
+
+
+@router.post("/deal/{code}")
+async def deal_accept(code: str, store: StoreDep, session_id: SessionId, lang: Lang) -> Response:
+    await replace_game(store, session_id, parse_code(code, lang))
+    return RedirectResponse(PATH, status_code=303)
+
+
+@router.post("/g/{game_id}/tap")
+async def tap(
+    game_id: str,
+    request: Request,
+    store: StoreDep,
+    session_id: SessionId,
+    profile: ProfileDep,
+    lang: Lang,
+    target: Annotated[str, Form(max_length=12)],
+    version: Version,
+    elapsed: Elapsed = None,
+) -> Response:
+    stored = await owned_game(store, session_id, game_id, lang)
+    game, options = load(stored), options_of(profile)
+    if version != stored.version:
+        return stale_answer(request, stored, game, options, lang)
+    try:
+        where = parse_target(target)
+    except TargetError as error:
+        message = translator(lang).gettext("That is not a place on the table.")
+        raise PageError(400, message) from error
+    before_game = game.copy()
+    before = board_pieces(game, stored.game_id, stored.version, options, lang)
+    report_time(game, elapsed, stored)
+    result = game.tap(where)
+    if not result.changed:
+        return board_answer(
+            request, stored, before_game, options, lang, before=before, message=None
+        )
+    saved = await store.compare_and_set(session_id, game_id, stored.version, game.to_json())
+    if saved is None:  # another tab or a double tap won the race: show what is there now
+        return await fresh_answer(request, store, session_id, game_id, options, lang)
+    if game.is_won:
+        await record_heart_to_heart_game(
+            store, session_id, won=True, seconds=game.elapsed_seconds, moves=game.moves
+        )
+    message = tap_message(result, game, before_game, options, lang)
+    return board_answer(request, saved, game, options, lang, before=before, message=message)
+
+
+@router.post("/g/{game_id}/undo")
+async def undo(
+    game_id: str,
+    request: Request,
+    store: StoreDep,
+    session_id: SessionId,
+    profile: ProfileDep,
+    lang: Lang,
+    version: Version,
+    elapsed: Elapsed = None,
+) -> Response:
+    stored = await owned_game(store, session_id, game_id, lang)
+    game, options = load(stored), options_of(profile)
+    if version != stored.version:
+        return stale_answer(request, stored, game, options, lang)
+    t = translator(lang)
+    before = board_pieces(game, stored.game_id, stored.version, options, lang)
+    report_time(game, elapsed, stored)
+    try:
+        game.undo()
+    except UndoError as error:
+        if error.reason == "game_won":
+            message = t.gettext("A won game is final.")
+        else:
+            message = t.gettext("There is no move to undo.")
+        unchanged = load(stored)
+        return board_answer(
+            request, stored, unchanged, options, lang, before=before, message=message
+        )
+    saved = await store.compare_and_set(session_id, game_id, stored.version, game.to_json())
+    if saved is None:
+        return await fresh_answer(request, store, session_id, game_id, options, lang)
+    message = t.gettext("Move taken back")
+    return board_answer(request, saved, game, options, lang, before=before, message=message)
+
+
+def stale_answer(
+    request: Request, stored: StoredGame, game: HeartToHeartGame, options, lang: str
+) -> Response:
+    message = translator(lang).gettext("The game had changed (another tab?); here it is now.")
+    return board_answer(request, stored, game, options, lang, before=None, message=message)
+
+
+async def fresh_answer(
+    request: Request, store: GameStore, session_id: str, game_id: str, options, lang: str
+) -> Response:
+    stored = await owned_game(store, session_id, game_id, lang)
+    return stale_answer(request, stored, load(stored), options, lang)
+
+
+@router.post("/options")
+async def save_options(
+    request: Request,
+    store: StoreDep,
+    session_id: SessionId,
+    profile: ProfileDep,
+    lang: Lang,
+    move_errors: Annotated[bool, Form()] = False,
+    placement_help: Annotated[bool, Form()] = False,
+    game: Annotated[str | None, Form(max_length=40)] = None,
+) -> Response:
+    chosen = {"move_errors": move_errors, "placement_help": placement_help}
+    await update_profile(store, session_id, lambda data: data.__setitem__("h2h_options", chosen))
+    if request.headers.get("hx-request") != "true" or game is None:
+        return RedirectResponse(PATH, status_code=303)
+    stored = await owned_game(store, session_id, game, lang)
+    board = load(stored)
+    before = board_pieces(board, stored.game_id, stored.version, options_of(profile), lang)
+    return board_answer(request, stored, board, chosen, lang, before=before, message=None)
+
+
+@router.get("/rules")
+async def rules(request: Request, lang: Lang) -> Response:
+    return page(request, f"heart_to_heart/rules.{lang}.html", {}, lang)
+
+
+@cache
+def example_line() -> tuple[HeartToHeartGame, ...]:
+    """The example deal and the position after each move of the solver's winning line."""
+    start = new_game(EXAMPLE_DEAL)
+    return (start, *replay(start, solve_moves(start)))
+
+
+def describe_move(before: HeartToHeartGame, after: HeartToHeartGame, lang: str) -> str:
+    """One move of a line, in words: "Pair: 7 of hearts (position 14) with the waste, +10"."""
+    t = translator(lang)
+    if after.removed_mask == before.removed_mask:
+        if after.stock_count < before.stock_count:
+            card = heart_name(rank_name(after.waste_top), lang)
+            return t.gettext("Draw: {card} turns up on the waste.").format(card=card)
+        return t.gettext("Redeal: the waste turns over and becomes the stock again.")
+    gone = positions_of(after.removed_mask & ~before.removed_mask)
+    card = heart_name(rank_name(before.rank_at(gone[0])), lang)
+    points = after.score - before.score
+    if len(gone) == 1:
+        return t.gettext("Pair: {card} at position {pos} with the waste top, +{points}.").format(
+            card=card, pos=gone[0], points=points
+        )
+    return t.gettext("Pair: {card} at positions {a} and {b}, +{points}.").format(
+        card=card, a=gone[0], b=gone[1], points=points
+    )
+
+
+def positions_of(mask: int) -> list[int]:
+    return [pos for pos in range(HEART_SIZE) if mask >> pos & 1]
+
+
+@router.get("/examples")
+async def examples(
+    request: Request, lang: Lang, step: Annotated[int, Query(ge=0, le=10_000)] = 0
+) -> Response:
+    line = example_line()
+    last = len(line) - 1
+    step = min(step, last)
+    game = line[step]
+    pieces = board_pieces(game, "example", 0, {"placement_help": False, "move_errors": False}, lang)
+    context = {
+        "deal": EXAMPLE_DEAL,
+        "step": step,
+        "last": last,
+        "game": game,
+        "piece": piece_renderer(pieces, static=True),
+        "done": describe_move(line[step - 1], game, lang) if step else None,
+        "next": describe_move(game, line[step + 1], lang) if step < last else None,
+        "pairs_left": (HEART_SIZE - game.removed_mask.bit_count()) // 2,
+    }
+    return page(request, "heart_to_heart/examples.html", context, lang)
