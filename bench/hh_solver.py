@@ -1,0 +1,123 @@
+"""Heart to Heart solver and engine figures (issue 2; results in bench/README.md).
+
+For ``--count`` consecutive ``N`` codes from ``--start``: the share of winnable deals with a
+95% Wilson interval; the solver's time per deal (deciding only, and deciding plus the full
+line of taps; wall-clock time, and the process's CPU time, which a busy machine does not
+inflate by descheduling the process); the time to deal ``W`` codes; engine taps per second
+under random play; and JSON round trips per second of a game with a full undo history.
+
+    nice .venv/bin/python -m bench.hh_solver --count 10000
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import platform
+import random
+import statistics
+import time
+
+from app.rules.deal_codes import DealCode
+from app.rules.heart_to_heart import HeartToHeartGame, new_game
+from app.rules.heart_to_heart_solver import layout_is_winnable, solve
+
+
+def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    share = successes / trials
+    centre = (share + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = z * math.sqrt(share * (1 - share) / trials + z * z / (4 * trials * trials))
+    return centre - half / (1 + z * z / trials), centre + half / (1 + z * z / trials)
+
+
+def spread(seconds: list[float]) -> str:
+    ordered = sorted(seconds)
+    p99 = ordered[min(len(ordered) - 1, math.ceil(0.99 * len(ordered)) - 1)]
+    return (
+        f"median {statistics.median(ordered) * 1e3:.3f} ms, p99 {p99 * 1e3:.3f} ms, "
+        f"max {ordered[-1] * 1e3:.3f} ms"
+    )
+
+
+def solver_figures(start: int, count: int) -> None:
+    decide, full, full_cpu = [], [], []
+    winnable = 0
+    worst = (0.0, start)
+    for number in range(start, start + count):
+        game = new_game(DealCode("HH1", "N", number))
+        piles = game.stock_ranks + game.waste_ranks
+        began = time.perf_counter()
+        layout_is_winnable(game.heart_ranks, 0, piles)
+        decide.append(time.perf_counter() - began)
+        began, began_cpu = time.perf_counter(), time.process_time()
+        line = solve(game)
+        full_cpu.append(time.process_time() - began_cpu)
+        full.append(time.perf_counter() - began)
+        worst = max(worst, (full_cpu[-1], number))
+        winnable += line is not None
+    low, high = wilson(winnable, count)
+    print(f"N deals {start}..{start + count - 1}: {winnable} winnable of {count} = "
+          f"{100 * winnable / count:.2f}% (95% interval {100 * low:.2f}–{100 * high:.2f}%)")
+    print(f"solver, decide only, wall:        {spread(decide)}")
+    print(f"solver, decide + line, wall:      {spread(full)}")
+    print(f"solver, decide + line, CPU time:  {spread(full_cpu)} "
+          f"(most CPU: {DealCode('HH1', 'N', worst[1])})")
+
+
+def w_code_figures(start: int, count: int) -> None:
+    seconds = []
+    for number in range(start, start + count):
+        began = time.perf_counter()
+        new_game(DealCode("HH1", "W", number))
+        seconds.append(time.perf_counter() - began)
+    print(f"dealing {count} W codes:  {spread(seconds)}")
+
+
+def engine_figures(seconds_wanted: float) -> None:
+    rng = random.Random(2)
+    taps = 0
+    began = time.perf_counter()
+    while time.perf_counter() - began < seconds_wanted:
+        game = new_game(DealCode("HH1", "N", rng.randrange(10**6)))
+        for _ in range(200):
+            if game.status != "playing":
+                break
+            free = [p for p in range(25) if game.position_state(p) == "free"]
+            roll = rng.random()
+            if roll < 0.05 and game.undo_depth:
+                game.undo()
+            else:
+                game.tap("stock" if roll < 0.4 else rng.choice([*free, "waste"]))
+            taps += 1
+    elapsed = time.perf_counter() - began
+    print(f"engine: {taps / elapsed:,.0f} actions per second (random taps and undos, "
+          "status read after each)")
+
+    game = new_game("HH1-N-AAAAAAM")
+    for _ in range(150):
+        game.tap("stock")
+    rounds = 0
+    began = time.perf_counter()
+    while time.perf_counter() - began < seconds_wanted:
+        HeartToHeartGame.from_json(game.to_json())
+        rounds += 1
+    elapsed = time.perf_counter() - began
+    print(f"JSON: {rounds / elapsed:,.0f} to_json + from_json round trips per second "
+          "(100-move undo history)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--start", type=int, default=0)
+    parser.add_argument("--count", type=int, default=10_000)
+    parser.add_argument("--w-count", type=int, default=1_000)
+    parser.add_argument("--engine-seconds", type=float, default=5.0)
+    args = parser.parse_args()
+    print(f"Python {platform.python_version()} on {platform.machine()}")
+    solver_figures(args.start, args.count)
+    w_code_figures(args.start, args.w_count)
+    engine_figures(args.engine_seconds)
+
+
+if __name__ == "__main__":
+    main()
