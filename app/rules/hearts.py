@@ -13,6 +13,7 @@ are in :mod:`app.rules.hearts_core` and re-exported here for the bots' rollouts.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from app.rules.cards import DECK_SIZE, FULL_DECK, HEARTS, SUIT_MASKS, card_text
@@ -331,10 +332,11 @@ def _invalid_state(what: str) -> HeartsError:
 class HeartsMatch:
     """A match of Hearts: the player against three bots, hand after hand up to 100."""
 
-    __slots__ = ("_code", "_state", "_undo")
+    __slots__ = ("_code", "_deal", "_state", "_undo")
 
     def __init__(self, code: DealCode, state: HandState, undo: list[HandState]) -> None:
         self._code = code
+        self._deal = str(code)
         self._state = state
         # States taken just before each of the player's plays in this hand, oldest first.
         self._undo = undo
@@ -355,7 +357,7 @@ class HeartsMatch:
 
     @property
     def deal(self) -> str:
-        return str(self._code)
+        return self._deal
 
     @property
     def bot_level(self) -> str:
@@ -407,7 +409,7 @@ class HeartsMatch:
             legal = 0
         return HeartsView(
             seat=seat,
-            deal=str(self._code),
+            deal=self._deal,
             phase=st.phase,
             hand_number=st.hand_number,
             pass_direction=direction,
@@ -509,7 +511,11 @@ class HeartsMatch:
     # -- copying and saving ---------------------------------------------------------------
 
     def copy(self) -> HeartsMatch:
-        return HeartsMatch(self._code, self._state, list(self._undo))
+        # States are immutable: a copy shares them and owns only its list of snapshots.
+        twin = HeartsMatch.__new__(HeartsMatch)
+        twin._code, twin._deal = self._code, self._deal
+        twin._state, twin._undo = self._state, list(self._undo)
+        return twin
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, HeartsMatch):
@@ -524,14 +530,37 @@ class HeartsMatch:
 
     def __repr__(self) -> str:
         st = self._state
-        return f"<HeartsMatch {self._code} hand {st.hand_number} {st.phase}>"
+        return f"<HeartsMatch {self._deal} hand {st.hand_number} {st.phase}>"
 
     def to_json(self) -> dict[str, Any]:
+        """The match as plain JSON types; :meth:`from_json` rebuilds exactly this match.
+
+        Undo snapshots are earlier states of the current hand, so each is saved as the
+        fields a play changes, with its finished tricks as a count: they are the first
+        tricks of the current state.
+        """
+        st = self._state
+        for snap in self._undo:
+            if _shared_fields(snap) != _shared_fields(st) or st.tricks[: len(snap.tricks)] != (
+                snap.tricks
+            ):
+                raise ValueError("an undo snapshot is not an earlier moment of this hand")
         return {
             "v": JSON_VERSION,
-            "deal": str(self._code),
-            "state": _state_to_json(self._state),
-            "undo": [_state_to_json(s) for s in self._undo],
+            "deal": self._deal,
+            "state": {
+                "hand_number": st.hand_number,
+                "phase": st.phase,
+                "chosen": list(st.chosen),
+                "passed": list(st.passed),
+                "tricks": [[t.leader, *(p.card for p in t.cards)] for t in st.tricks],
+                "totals": list(st.totals),
+                "hand_scores": [list(row) for row in st.hand_scores],
+                "moon": st.moon,
+                "winner": st.winner,
+                **_moment_to_json(st),
+            },
+            "undo": [_moment_to_json(snap) for snap in self._undo],
         }
 
     @classmethod
@@ -542,7 +571,7 @@ class HeartsMatch:
                 raise _invalid_state("unknown version")
             code = parse_match_code(data["deal"])
             state = _state_from_json(data["state"])
-            undo = [_state_from_json(s) for s in data["undo"]]
+            undo = [_moment_from_json(state, moment) for moment in data["undo"]]
         except HeartsError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
@@ -550,78 +579,115 @@ class HeartsMatch:
         return cls(code, state, undo)
 
 
-def _state_to_json(st: HandState) -> dict[str, Any]:
+def _shared_fields(st: HandState) -> tuple[Any, ...]:
+    """What stays the same through the plays of one hand."""
+    return (st.hand_number, st.phase, st.chosen, st.passed, st.totals, st.hand_scores,
+            st.moon, st.winner)  # fmt: skip
+
+
+def _moment_to_json(st: HandState) -> dict[str, Any]:
+    """The fields a play changes (finished tricks as a count)."""
+    trick = st.trick
     return {
-        "hand_number": st.hand_number,
-        "phase": st.phase,
         "hands": list(st.hands),
-        "chosen": list(st.chosen),
-        "passed": list(st.passed),
-        "trick": [[p.seat, p.card] for p in st.trick],
-        "tricks": [[t.leader, [p.card for p in t.cards]] for t in st.tricks],
+        "trick": [trick[0].seat, *(p.card for p in trick)] if trick else [],
+        "done": len(st.tricks),
         "turn": st.turn,
         "hearts_broken": st.hearts_broken,
         "hand_points": list(st.hand_points),
-        "totals": list(st.totals),
-        "hand_scores": [list(s) for s in st.hand_scores],
-        "moon": st.moon,
-        "winner": st.winner,
     }
 
 
-def _int(value: Any, low: int, high: int, what: str) -> int:
-    if type(value) is not int or not low <= value <= high:
-        raise _invalid_state(f"{what} out of range")
-    return value
+def _is_int(value: Any, low: int, high: int) -> bool:
+    return type(value) is int and low <= value <= high
+
+
+def _ints(values: Any, count: int | None, low: int, high: int, what: str) -> list[int]:
+    if type(values) is not list or (count is not None and len(values) != count):
+        raise _invalid_state(f"{what} has the wrong length")
+    for v in values:
+        if type(v) is not int or not low <= v <= high:
+            raise _invalid_state(f"{what} out of range")
+    return values
+
+
+def _cards_of_trick(values: Any, most: int, what: str) -> tuple[PlayedCard, ...]:
+    """``[leader, card, ...]`` → played cards in order."""
+    _ints(values, None, 0, DECK_SIZE - 1, what)
+    if not values:
+        return ()
+    leader, *cards = values
+    if leader >= NUM_SEATS or not 1 <= len(cards) <= most:
+        raise _invalid_state(f"{what} is not a trick")
+    return tuple(_PLAYED[(leader + i) & 3][c] for i, c in enumerate(cards))
+
+
+@lru_cache(maxsize=4096, typed=True)
+def _trick_from_json(*values: Any) -> Trick:
+    """A finished trick from ``leader, card × 4``. Cached: every load of a match rebuilds
+    the same tricks, and tricks are immutable."""
+    return _finished_trick(_cards_of_trick(list(values), NUM_SEATS, "a finished trick"))
 
 
 def _four(values: Any, low: int, high: int, what: str) -> tuple[int, int, int, int]:
-    if not isinstance(values, list) or len(values) != NUM_SEATS:
-        raise _invalid_state(f"{what} needs four values")
-    a, b, c, d = (_int(v, low, high, what) for v in values)
+    a, b, c, d = _ints(values, NUM_SEATS, low, high, what)
     return a, b, c, d
 
 
-def _played(seat: Any, card: Any) -> PlayedCard:
-    return _PLAYED[_int(seat, 0, NUM_SEATS - 1, "seat")][_int(card, 0, DECK_SIZE - 1, "card")]
+def _moment_from_json(base: HandState, data: dict[str, Any]) -> HandState:
+    """Fields a play changes, over ``base``: the current state, or the hand it belongs to."""
+    done = data["done"]
+    if not _is_int(done, 0, len(base.tricks)):
+        raise _invalid_state("finished tricks out of range")
+    turn = data["turn"]
+    if not _is_int(turn, -1, NUM_SEATS - 1) or (turn >= 0) != (base.phase == "playing"):
+        raise _invalid_state("turn does not fit the phase")
+    if type(data["hearts_broken"]) is not bool:
+        raise _invalid_state("hearts_broken is true or false")
+    return _new_state(HandState, (
+        base.hand_number, base.phase, _four(data["hands"], 0, FULL_DECK, "hands"), base.chosen,
+        base.passed, _cards_of_trick(data["trick"], NUM_SEATS - 1, "trick"), base.tricks[:done],
+        turn, data["hearts_broken"], _four(data["hand_points"], 0, TOTAL_POINTS, "hand_points"),
+        base.totals, base.hand_scores, base.moon, base.winner,
+    ))  # fmt: skip
 
 
 def _state_from_json(data: dict[str, Any]) -> HandState:
     phase = data["phase"]
     if phase not in PHASES:
         raise _invalid_state("unknown phase")
-    trick = tuple(_played(seat, c) for seat, c in data["trick"])
-    tricks = []
-    for leader, cards in data["tricks"]:
-        if len(cards) != NUM_SEATS:
+    tricks = data["tricks"]
+    if type(tricks) is not list or len(tricks) > HAND_SIZE:
+        raise _invalid_state("too many tricks")
+    finished = []
+    for trick in tricks:
+        if type(trick) is not list or len(trick) != NUM_SEATS + 1:
             raise _invalid_state("a finished trick has four cards")
-        lead = _int(leader, 0, NUM_SEATS - 1, "leader")
-        tricks.append(
-            _finished_trick(tuple(_played((lead + i) & 3, c) for i, c in enumerate(cards)))
-        )
-    if not isinstance(data["hearts_broken"], bool):
-        raise _invalid_state("hearts_broken is true or false")
+        finished.append(_trick_from_json(*trick))
     big = 2**31
-    state = HandState(
-        hand_number=_int(data["hand_number"], 1, big, "hand_number"),
+    moon, winner = data["moon"], data["winner"]
+    if not (_is_int(moon, -1, NUM_SEATS - 1) and _is_int(winner, -1, NUM_SEATS - 1)):
+        raise _invalid_state("moon or winner out of range")
+    hand_number = data["hand_number"]
+    if not _is_int(hand_number, 1, big):
+        raise _invalid_state("hand_number out of range")
+    hand = HandState(
+        hand_number=hand_number,
         phase=phase,
-        hands=_four(data["hands"], 0, FULL_DECK, "hands"),
+        hands=(0, 0, 0, 0),
         chosen=_four(data["chosen"], 0, FULL_DECK, "chosen"),
         passed=_four(data["passed"], 0, FULL_DECK, "passed"),
-        trick=trick,
-        tricks=tuple(tricks),
-        turn=_int(data["turn"], -1, NUM_SEATS - 1, "turn"),
-        hearts_broken=data["hearts_broken"],
-        hand_points=_four(data["hand_points"], 0, TOTAL_POINTS, "hand_points"),
+        trick=(),
+        tricks=tuple(finished),
+        turn=-1,
+        hearts_broken=False,
+        hand_points=(0, 0, 0, 0),
         totals=_four(data["totals"], 0, big, "totals"),
-        hand_scores=tuple(_four(s, 0, TOTAL_POINTS, "hand_scores") for s in data["hand_scores"]),
-        moon=_int(data["moon"], -1, NUM_SEATS - 1, "moon"),
-        winner=_int(data["winner"], -1, NUM_SEATS - 1, "winner"),
+        hand_scores=tuple(_four(r, 0, TOTAL_POINTS, "hand_scores") for r in data["hand_scores"]),
+        moon=moon,
+        winner=winner,
     )
-    # The engine relies on these; a state that breaks them did not come from it.
-    if (state.turn >= 0) != (phase == "playing"):
-        raise _invalid_state("turn does not fit the phase")
-    if len(state.trick) >= NUM_SEATS or len(state.tricks) > HAND_SIZE:
-        raise _invalid_state("too many cards in tricks")
+    state = _moment_from_json(hand, data)
+    if len(state.tricks) != len(finished):
+        raise _invalid_state("the finished tricks do not match their count")
     return state
-

@@ -569,18 +569,33 @@ def test_json_is_plain_and_round_trips_exactly():
         lambda d: d["state"].update(hands=[1, 2, 3]),
         lambda d: d["state"].update(hands=["1", 2, 3, 4]),
         lambda d: d["state"].update(hearts_broken=1),
-        lambda d: d["state"].update(trick=[[0, 99]]),
-        lambda d: d["state"].update(tricks=[[0, [1, 2, 3]]]),
+        lambda d: d["state"].update(trick=[0, 99]),
+        lambda d: d["state"].update(trick=[4, 1]),
+        lambda d: d["state"].update(trick=[0, 1, 2, 3, 4]),
+        lambda d: d["state"].update(tricks=[[0, 1, 2, 3]]),
+        lambda d: d["state"].update(tricks=[]),
+        lambda d: d["state"].update(hand_scores=[[27, 0, 0, 0]]),
         lambda d: d.update(undo=[{}]),
+        lambda d: d["undo"][0].update(done=5),
+        lambda d: d["undo"][0].update(hand_points=[0, 0, 0]),
     ],
 )
 def test_from_json_refuses_a_spoiled_state(spoil):
-    match = crafted({}, turn=1)
+    match = crafted({0: "3D 9D AS 2H 3H 4H 5H 6H 7H 8H 9H 10H"}, turn=0)
+    match.play(parse_card("AS"))
     data = match.to_json()
+    assert HeartsMatch.from_json(data) == match
     spoil(data)
     with pytest.raises(HeartsError) as err:
         HeartsMatch.from_json(data)
     assert err.value.reason == "bad_state"
+
+
+def test_only_earlier_moments_of_the_hand_are_saved_as_snapshots():
+    match = HeartsMatch.new(CODE)
+    stranger = HeartsMatch(match.code, match.state._replace(hand_number=2), [match.state])
+    with pytest.raises(ValueError):
+        stranger.to_json()
 
 
 # -- views ----------------------------------------------------------------------------------
