@@ -9,7 +9,9 @@ Cards and places
     ``RANK_NAMES`` — ``("A", "2", …, "10", "J", "Q", "K")``; a rank is an int 1..13 and its
     name is ``rank_name(rank) == RANK_NAMES[rank - 1]``.
     ``HEART_SIZE = 25``, ``ROW_SIZES``, ``ROW_OF``, ``COLUMN_OF`` (half-card columns),
-    ``COVERED_BY[pos]`` (the positions covering ``pos``), ``UNDO_LIMIT = 100``.
+    ``COVERED_BY[pos]`` (the positions covering ``pos``), ``COVER_MASKS``, ``UNDO_LIMIT = 100``;
+    masks of heart positions are ints with bit ``pos`` set: ``free_mask_of(removed)``,
+    ``positions_in(mask)``.
     A **target** (``Target``) is a heart position ``0..24``, ``"stock"`` or ``"waste"``.
     ``parse_target("heart:7" | "stock" | "waste") -> Target`` and ``target_text(target) -> str``
     raise :class:`TargetError` for anything else (``"heart:07"`` and ``"heart:25"`` included).
@@ -22,7 +24,9 @@ Deals
 The game, :class:`HeartToHeartGame`
     ``tap(target) -> TapResult``; ``undo() -> TapResult`` (raises :class:`UndoError`);
     ``legal_moves()`` and ``play(move)`` (raises :class:`IllegalMoveError`) for search and
-    replay; ``placement_help() -> (outlined, dimmed)``; ``add_play_time(seconds)``;
+    replay, with :class:`Move` (``kind``, ``first``, ``second``, ``taps``), ``DRAW``,
+    ``REDEAL`` and ``pair_move(a, b)``; ``placement_help() -> (outlined, dimmed)``;
+    ``add_play_time(seconds)``;
     ``to_json() -> dict`` / ``HeartToHeartGame.from_json(dict)`` (raises :class:`StateError`);
     ``copy()``; ``==``. Read-only state: ``deal``, ``heart_ranks``, ``rank_at(pos)``,
     ``position_state(pos)`` (``"covered" | "free" | "removed"``), ``removed_mask``,
@@ -56,6 +60,9 @@ Rule decisions where the spec is silent
   Undo does not take time back. Callers report the time that passed *before* applying the
   next tap, so no time before the first move or after the last one is counted.
 - A won game is final: taps change nothing.
+- A deal can be a stalemate from its first look, when the tip's rank has its three other
+  cards in the heart (977 of the first 10,000 ``N`` codes); undo then has nothing to take
+  back. ``W`` deals never are.
 
 State JSON (``to_json``), compact and exact
 ===========================================
@@ -77,7 +84,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, TypeAlias
 
-from app.rules.deal_codes import DealCode, DealCodeError, parse_deal_code, shuffled
+from app.rules.deal_codes import CODE_SPACE, DealCode, DealCodeError, parse_deal_code, shuffled
 
 GAME = "HH1"
 VARIANTS = "NW"
@@ -88,7 +95,6 @@ UNDO_LIMIT = 100
 POINTS_PER_CARD = 10
 DECK = tuple(range(1, 14)) * 4
 
-ROW_SIZES = (4, 6, 5, 4, 3, 2, 1)
 # Half-card columns of each row, top to bottom (the table of the spec).
 _ROW_COLUMNS = (
     (1, 3, 7, 9),
@@ -99,6 +105,7 @@ _ROW_COLUMNS = (
     (4, 6),
     (5,),
 )
+ROW_SIZES = tuple(len(columns) for columns in _ROW_COLUMNS)
 ROW_OF = tuple(row for row, columns in enumerate(_ROW_COLUMNS) for _ in columns)
 COLUMN_OF = tuple(column for columns in _ROW_COLUMNS for column in columns)
 _PLACE = {(ROW_OF[p], COLUMN_OF[p]): p for p in range(HEART_SIZE)}
@@ -285,6 +292,7 @@ def _is_closed(removed: int) -> bool:
 
 
 def positions_in(mask: int) -> list[int]:
+    """The heart positions of ``mask``, lowest first."""
     out = []
     while mask:
         low = mask & -mask
@@ -297,7 +305,9 @@ def _code_of(code: DealCode | str) -> DealCode:
     if isinstance(code, str):
         return parse_deal_code(code, GAME, VARIANTS)
     if code.game != GAME or code.variant not in VARIANTS:
-        raise DealCodeError("game", f"{code} is not a Heart to Heart deal code.")
+        raise DealCodeError("game", f"{code.game}-{code.variant} is not a Heart to Heart deal.")
+    if not 0 <= code.number < CODE_SPACE:
+        raise DealCodeError("number", f"{code.number} is not a deal number.")
     return code
 
 

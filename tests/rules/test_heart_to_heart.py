@@ -137,9 +137,10 @@ def test_bad_codes_are_refused(code):
         new_game(code)
 
 
-def test_a_code_of_another_game_is_refused():
+@pytest.mark.parametrize("code", [DealCode("HT1", "N", 3), DealCode("HH1", "N", 26**7)])
+def test_a_code_of_another_game_or_range_is_refused(code):
     with pytest.raises(DealCodeError):
-        new_game(DealCode("HT1", "N", 3))
+        new_game(code)
 
 
 # --- targets ------------------------------------------------------------------------------
