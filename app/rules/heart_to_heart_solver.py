@@ -32,8 +32,9 @@ rank), depth first with a set of states known to lose, after two moves that neve
   pile partner of its own whenever it comes free.
 
 Pile counts above the heart count of the rank are capped, since they can never be used. The
-abstract line is turned into real moves by drawing (and redealing) until the wanted rank is on
-the waste top.
+abstract line is turned into real moves by making its pairs as soon as their cards are free
+(a pair with the piles when its rank shows on the waste top) and turning the stock otherwise,
+which keeps the number of draws in a line low.
 """
 
 from __future__ import annotations
@@ -166,24 +167,36 @@ def is_winnable(game: HeartToHeartGame) -> bool:
 
 def solve_moves(game: HeartToHeartGame) -> list[Move] | None:
     """A winning line from ``game`` as moves, or ``None`` when it cannot be won."""
-    plan = _abstract_line(game.heart_ranks, game.removed_mask, game.stock_ranks + game.waste_ranks)
+    piles = game.stock_ranks + game.waste_ranks
+    plan = _abstract_line(game.heart_ranks, game.removed_mask, piles)
     if plan is None:
         return None
+    # Any order of the plan's pairs in which each pair's cards are free is a winning line, and
+    # the first pair of the plan not yet made is always free. So: heart pairs as soon as they
+    # are free, pairs with the piles whenever their rank comes up, else turn the stock. One
+    # pass through stock and waste brings every pile rank up, which bounds the turns between
+    # two pairs.
     board = game.copy()
     moves: list[Move] = []
-    for p, q in plan:
-        if q is None:
-            wanted = game.heart_ranks[p]
-            # Each pass through stock and waste shows every pile card on top once.
-            for _ in range(2 * (board.stock_count + board.waste_count) + 1):
-                if board.waste_top == wanted:
-                    break
-                turn = DRAW if board.stock_count else REDEAL
-                board.play(turn)
-                moves.append(turn)
-            move = pair_move(p, "waste")
+    turns = 0
+    while plan:
+        free, top = board.free_mask, board.waste_top
+        ready = [
+            (p, q)
+            for p, q in plan
+            if free >> p & 1
+            and (free >> q & 1 if q is not None else game.heart_ranks[p] == top)
+        ]
+        if ready:
+            pair = min(ready, key=lambda step: step[1] is None)  # heart pairs first
+            plan.remove(pair)
+            move = pair_move(pair[0], "waste" if pair[1] is None else pair[1])
+            turns = 0
+        elif turns > len(piles) + 1:
+            raise RuntimeError(f"the solver's plan does not replay from {game!r}")
         else:
-            move = pair_move(p, q)
+            move = DRAW if board.stock_count else REDEAL
+            turns += 1
         board.play(move)
         moves.append(move)
     return moves
