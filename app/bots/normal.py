@@ -24,7 +24,7 @@ from app.bots.model import (
     highest,
     lowest,
 )
-from app.rules.cards import FULL_DECK, SUIT_MASKS
+from app.rules.cards import FULL_DECK, SUIT_MASKS, cards_in
 
 # Tip 5: the points one player must hold, alone, before the others start blocking a moon.
 MOON_WATCH = 6
@@ -32,15 +32,6 @@ MOON_WATCH = 6
 HIGH_HEART_RANK = 9
 # Tip 4: lead a high card early only from this rank up (Q).
 HIGH_LEAD_RANK = 10
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def moon_losers(hand: int, out: int) -> int:
@@ -62,7 +53,7 @@ def choose_pass(hand: int) -> int:
     if losers.bit_count() <= 3 and (hand & HEART_MASK).bit_count() >= 5:
         # Tip 5: a hand that can clearly take every trick passes its weak cards and shoots.
         chosen = losers
-        for c in _bits(hand & ~chosen):
+        for c in cards_in(hand & ~chosen):
             if chosen.bit_count() == 3:
                 break
             chosen |= 1 << c
@@ -106,7 +97,7 @@ def _most_dangerous(cards: int, hand: int) -> int:
             tier = 1
         return (tier, rank, -(hand & SUIT_MASKS[suit]).bit_count())
 
-    return max(_bits(cards), key=danger)
+    return max(cards_in(cards), key=danger)
 
 
 # --- playing -------------------------------------------------------------------------------
@@ -142,7 +133,7 @@ def choose_play(pos: Pos, me: int, legal: int) -> int:
 def _shoot(pos: Pos, legal: int, out: int) -> int:
     # Tip 5, second half: take every trick, and never hand a point card to another seat.
     if not pos.trick:
-        sure = [c for c in _bits(legal) if not out & above(c)]
+        sure = [c for c in cards_in(legal) if not out & above(c)]
         if sure:
             return max(sure, key=lambda c: ((out & SUIT_MASKS[c // 13]).bit_count(), c))
         return highest(legal)
@@ -283,6 +274,6 @@ def _discard(pos: Pos, hand: int, legal: int, threat: int) -> int:
 def _highest_rank(cards: int, hand: int) -> int:
     # Tip 4 again: the highest card goes first; on equal rank, the shorter suit (to void it).
     return max(
-        _bits(cards),
+        cards_in(cards),
         key=lambda c: (c % 13, -(hand & SUIT_MASKS[c // 13]).bit_count()),
     )
