@@ -219,7 +219,7 @@ class HeartToHeartMachine(RuleBasedStateMachine):
         self.referee.pass_time(seconds)
 
     @invariant()
-    def won_games_refuse_undo(self):
+    def a_won_game_scores_250(self):
         game = self.referee.game
         if game.is_won:
             assert game.score == 250
