@@ -1,0 +1,137 @@
+"""Real uvicorn processes for the reliability tests, and a spare Redis database.
+
+``start_server(store_url)`` runs ``uvicorn app.main:app`` as a subprocess on a free loopback
+port (its own process group, stopped at the end of the test even when the test fails) and
+returns a :class:`Server`; all sign cookies with ``SECRET_KEY``. ``deployments`` holds, for a
+whole module, one instance on SQLite and two instances on one Redis.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import redis
+from cardroom_pages import SECRET_KEY
+
+# A spare database, so nothing of the store tests (db 15) or a developer's data (db 0) is touched.
+REDIS_URL = os.environ.get("CARDROOM_RELIABILITY_REDIS_URL", "redis://127.0.0.1:6379/14")
+START_TIMEOUT = 30.0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    def __init__(self, store_url: str, workdir: Path, **settings: str) -> None:
+        self.store_url = store_url
+        self.workdir = workdir
+        self.settings = settings
+        self.process: subprocess.Popen | None = None
+        self.base_url = ""
+
+    def start(self) -> Server:
+        port = free_port()
+        env = {
+            **os.environ,
+            "CARDROOM_STORE_URL": self.store_url,
+            "CARDROOM_SECRET_KEY": SECRET_KEY,
+            **{f"CARDROOM_{key.upper()}": value for key, value in self.settings.items()},
+        }
+        command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
+                   "--port", str(port), "--no-access-log", "--log-level", "warning"]
+        self.process = subprocess.Popen(
+            command, cwd=self.workdir, env=env, start_new_session=True,
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )
+        self.base_url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"uvicorn exited: {self.process.stderr.read().decode()}")
+            try:
+                if httpx.get(self.base_url + "/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("uvicorn did not answer /healthz in time")
+            time.sleep(0.1)
+
+    def url(self, path: str) -> str:
+        return self.base_url + path
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown handler runs, exactly as when the machine's OOM killer strikes."""
+        self._signal(signal.SIGKILL)
+
+    def stop(self) -> None:
+        self._signal(signal.SIGTERM)
+
+    def _signal(self, signum: int) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        os.killpg(self.process.pid, signum)
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+        self.process.stderr.close()
+
+
+@pytest.fixture
+def start_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
+    servers: list[Server] = []
+
+    def start(store_url: str, **settings: str) -> Server:
+        server = Server(store_url, tmp_path, **settings)
+        servers.append(server)
+        return server.start()
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def redis_db() -> Iterator[str]:
+    """The spare Redis database, empty before and after the test."""
+    client = redis.Redis.from_url(REDIS_URL)
+    client.flushdb()
+    yield REDIS_URL
+    client.flushdb()
+    client.close()
+
+
+@pytest.fixture(scope="module")
+def deployments(tmp_path_factory, redis_db) -> Iterator[dict[str, list[Server]]]:
+    workdir = tmp_path_factory.mktemp("deployments")
+    sqlite = f"sqlite:///{workdir / 'cardroom.sqlite3'}"
+    servers = {"sqlite": [Server(sqlite, workdir)],
+               "redis": [Server(redis_db, workdir), Server(redis_db, workdir)]}
+    try:
+        for group in servers.values():
+            for server in group:
+                server.start()
+        yield servers
+    finally:
+        for group in servers.values():
+            for server in group:
+                server.stop()
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'cardroom.sqlite3'}"
