@@ -20,7 +20,7 @@ import time
 
 from app.rules.deal_codes import DealCode
 from app.rules.heart_to_heart import HeartToHeartGame, new_game
-from app.rules.heart_to_heart_solver import layout_is_winnable, solve
+from app.rules.heart_to_heart_solver import layout_is_winnable, solve, solve_moves
 
 
 def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -65,12 +65,15 @@ def solver_figures(start: int, count: int) -> None:
 
 
 def w_code_figures(start: int, count: int) -> None:
-    seconds = []
+    seconds, lengths = [], []
     for number in range(start, start + count):
         began = time.perf_counter()
-        new_game(DealCode("HH1", "W", number))
+        game = new_game(DealCode("HH1", "W", number))
         seconds.append(time.perf_counter() - began)
+        lengths.append(len(solve_moves(game)))
     print(f"dealing {count} W codes:  {spread(seconds)}")
+    print(f"their winning lines: median {statistics.median(lengths):.0f} moves, "
+          f"shortest {min(lengths)}, longest {max(lengths)}")
 
 
 def engine_figures(seconds_wanted: float) -> None:

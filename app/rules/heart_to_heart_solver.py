@@ -61,10 +61,9 @@ _BITS = 3  # pile cards of one rank: 0..4
 class _Search:
     """One abstract search over a fixed heart."""
 
-    __slots__ = ("line", "lost", "rank_masks", "ranks")
+    __slots__ = ("line", "lost", "rank_masks")
 
     def __init__(self, heart_ranks: Sequence[int]) -> None:
-        self.ranks = tuple(heart_ranks)
         self.rank_masks = [0] * 14
         for p, rank in enumerate(heart_ranks):
             self.rank_masks[rank] |= 1 << p
@@ -160,6 +159,7 @@ def layout_is_winnable(heart_ranks: Sequence[int], removed: int, pile_ranks: Seq
 
 
 def is_winnable(game: HeartToHeartGame) -> bool:
+    """Whether ``game`` can still be won (a won game counts as winnable)."""
     return game.is_won or layout_is_winnable(
         game.heart_ranks, game.removed_mask, game.stock_ranks + game.waste_ranks
     )
