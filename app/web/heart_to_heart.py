@@ -98,7 +98,9 @@ def board_pieces(
             "heart_card",
             (pos, rank, heart_name(rank, lang), covered, selected == pos, help_of(pos)),
         )
-    pieces["stock"] = ("stock", (game.stock_count, game.waste_count))
+    # An empty stock shows whether tapping it turns the waste over.
+    can_redeal = game.stock_count == 0 and game.waste_count > 0
+    pieces["stock"] = ("stock", (game.stock_count, can_redeal))
     top = game.waste_top
     if top is None:
         pieces["waste"] = ("empty_waste", ())

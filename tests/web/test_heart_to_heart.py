@@ -1,0 +1,480 @@
+"""Heart to Heart through its pages, with httpx against the real app and a real SQLite store."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+import pytest
+
+from app.main import create_app
+from app.rules.deal_codes import DealCode
+from app.rules.heart_to_heart import HEART_SIZE, new_game, rank_name
+from app.rules.heart_to_heart_solver import solve, solve_moves
+from tests.web.pieces import attr, elements, top_level_ids
+
+WINNABLE = "HH1-W-AAAAAAB"
+HEART_IDS = {f"p{pos}" for pos in range(HEART_SIZE)}
+PIECE_IDS = HEART_IDS | {
+    "h2h-heart", "h2h-stock", "h2h-waste", "h2h-score", "h2h-moves", "h2h-time",
+    "h2h-version", "h2h-undo", "h2h-dialog",
+}  # fmt: skip
+HX = {"hx-request": "true"}
+
+
+WORDS = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
+
+
+def english_name(rank: int) -> str:
+    name = rank_name(rank)
+    return f"{WORDS.get(name, name)} of hearts"
+
+
+def target_text(target) -> str:
+    return f"heart:{target}" if isinstance(target, int) else target
+
+
+class Table:
+    """One browser at the Heart to Heart page."""
+
+    def __init__(self, client: httpx.AsyncClient) -> None:
+        self.client = client
+        self.html = ""
+
+    async def load(self, url: str = "/heart-to-heart") -> str:
+        response = await self.client.get(url, follow_redirects=True)
+        assert response.status_code == 200, response.text
+        self.html = response.text
+        return self.html
+
+    @property
+    def game_id(self) -> str:
+        return re.search(r'action="/heart-to-heart/g/([\w-]+)/tap"', self.html).group(1)
+
+    @property
+    def version(self) -> int:
+        return int(attr(elements(self.html)["h2h-version"], "value"))
+
+    def info(self, name: str) -> str:
+        found = re.search(rf'data-info="{name}"[^>]*>([^<]*)<', self.html)
+        return found.group(1)
+
+    async def post(self, action: str, data: dict, *, htmx: bool = True) -> httpx.Response:
+        return await self.client.post(
+            f"/heart-to-heart/g/{self.game_id}/{action}", data=data, headers=HX if htmx else {}
+        )
+
+    async def tap(self, target: str, *, version: int | None = None, **extra) -> str:
+        """Tap through htmx and check the answer holds exactly the pieces that changed."""
+        before = elements(self.html)
+        data = {"target": target, "version": self.version if version is None else version}
+        response = await self.post("tap", {**data, **extra})
+        assert response.status_code == 200, response.text
+        assert response.headers["vary"] == "HX-Request"
+        await self.load()
+        check_only_changed(response.text, before, elements(self.html))
+        return response.text
+
+    async def undo(self) -> str:
+        before = elements(self.html)
+        response = await self.post("undo", {"version": self.version})
+        assert response.status_code == 200
+        await self.load()
+        check_only_changed(response.text, before, elements(self.html))
+        return response.text
+
+
+def check_only_changed(answer: str, before: dict[str, str], after: dict[str, str]) -> None:
+    """The answer's pieces are exactly the changed ones, each as the full page now shows it."""
+    pieces = [ident for ident in top_level_ids(answer) if ident != "status"]
+    sent = elements(answer)
+    for ident in pieces:
+        assert ident in PIECE_IDS, ident
+        assert sent[ident] == after[ident], ident
+    changed = {ident for ident in PIECE_IDS - {"h2h-heart"} if before[ident] != after[ident]}
+    covered = set(pieces) | (HEART_IDS if "h2h-heart" in pieces else set())
+    assert changed <= covered, changed - covered
+    for ident in pieces:
+        if ident == "h2h-heart":
+            assert any(before[p] != after[p] for p in HEART_IDS)
+        else:
+            assert before[ident] != after[ident], f"{ident} sent unchanged"
+
+
+def status_text(answer: str) -> str:
+    found = re.search(r'<span id="status" hx-swap-oob="innerHTML">([^<]*)</span>', answer)
+    return found.group(1) if found else ""
+
+
+def dialog_heading(html: str) -> str | None:
+    found = re.search(r"<dialog open[^>]*>\s*<h2[^>]*>([^<]*)</h2>", html)
+    return found.group(1) if found else None
+
+
+async def test_win_a_winnable_deal_by_following_the_solver(client):
+    table = Table(client)
+    await table.load(f"/heart-to-heart/deal/{WINNABLE}")
+    assert table.info("deal") == WINNABLE
+    line = solve(new_game(WINNABLE))
+    assert line
+    for step, target in enumerate(line):
+        await table.tap(target_text(target))
+        if step < len(line) - 1:
+            assert dialog_heading(table.html) is None
+    assert table.info("score") == "250"
+    assert dialog_heading(table.html) == "You won!"
+    moves = int(table.info("moves"))
+    assert moves == sum(1 for t in line if t == "stock") + (len(line) - line.count("stock")) // 2
+    # A won game is final: taps change nothing and undo says so.
+    version = table.version
+    assert await table.tap("stock") == ""
+    answer = await table.undo()
+    assert "A won game is final." in status_text(answer)
+    assert table.version == version
+    home = (await client.get("/")).text
+    assert re.search(r"Games played</dt><dd>1<", home)
+    assert re.search(r"Games won</dt><dd>1<", home)
+    assert re.search(rf"Fewest moves</dt><dd>{moves}<", home)
+    assert re.search(r"Win rate</dt><dd>100%<", home)
+
+
+def greedy_stalemate() -> tuple[str, list]:
+    """A deal and the moves by which "pair when you can, else turn a card" gets stuck."""
+    for number in range(500):
+        code = str(DealCode("HH1", "N", number))
+        game = new_game(code)
+        moves = []
+        while game.status == "playing" and len(moves) < 2000:
+            move = next(iter(game.legal_moves()))
+            moves.append(move)
+            game.play(move)
+        if game.status == "stalemate" and game.moves >= 3:
+            return code, moves
+    raise AssertionError("no greedy stalemate among 500 deals")
+
+
+async def test_stalemate_dialog_and_undo_out_of_it(client):
+    code, moves = greedy_stalemate()
+    taps = [target for move in moves for target in move.taps]
+    last = list(moves[-1].taps)
+    table = Table(client)
+    await table.load(f"/heart-to-heart/deal/{code}")
+    for target in taps[: -len(last)]:
+        await table.tap(target_text(target))
+    for target in last[:-1]:
+        await table.tap(target_text(target))
+    assert dialog_heading(table.html) is None
+    answer = await table.tap(target_text(last[-1]))
+    assert status_text(answer) == "No more moves"
+    assert dialog_heading(table.html) == "No more moves"
+    assert 'id="h2h-dialog"' in answer
+    moves = int(table.info("moves"))
+    await table.undo()
+    assert dialog_heading(table.html) is None
+    assert int(table.info("moves")) == moves - 1
+    # And the same last move leads back into it.
+    for target in last:
+        await table.tap(target_text(target))
+    assert dialog_heading(table.html) == "No more moves"
+
+
+def first_two_free_ranks_differ(code: str) -> bool:
+    game = new_game(code)
+    return game.waste_top != game.rank_at(24)
+
+
+async def test_move_errors_option(client):
+    table = Table(client)
+    await table.load(f"/heart-to-heart/deal/{WINNABLE}")
+    assert first_two_free_ranks_differ(WINNABLE)
+    tip = english_name(new_game(WINNABLE).rank_at(24))
+    waste = english_name(new_game(WINNABLE).waste_top)
+    # Off by default: a card of another rank just becomes the selected one.
+    assert status_text(await table.tap("heart:24")) == f"{tip} selected"
+    assert status_text(await table.tap("waste")) == f"{waste} selected"
+    assert attr(elements(table.html)["h2h-waste"], "aria-pressed") == "true"
+    assert attr(elements(table.html)["p24"], "aria-pressed") is None
+    response = await client.post(
+        "/heart-to-heart/options",
+        data={"move_errors": "true", "placement_help": "true", "game": table.game_id},
+        headers=HX,
+    )
+    assert response.status_code == 200
+    await table.load()
+    assert status_text(await table.tap("heart:24")) == "Must be same rank"
+    assert attr(elements(table.html)["p24"], "aria-pressed") == "true"
+    # Vietnamese says it the seed's way.
+    await client.post("/lang", data={"lang": "vi"})
+    await table.load()
+    assert status_text(await table.tap("waste")) == "Phải cùng hạng"
+
+
+async def test_placement_help_option(client):
+    table = Table(client)
+    await table.load(f"/heart-to-heart/deal/{WINNABLE}")
+    game = new_game(WINNABLE)
+    outlined, _ = game.placement_help()
+    await table.tap("heart:24")
+    game.tap(24)
+    outlined, dimmed = game.placement_help()
+    pieces = elements(table.html)
+    for pos in range(HEART_SIZE):
+        help_value = attr(pieces[f"p{pos}"], "data-help")
+        expected = "dimmed" if pos in dimmed else "outlined" if pos in outlined else None
+        assert help_value == expected, pos
+    assert dimmed, "a selection dims the cards that cannot pair with it"
+    # Turned off: no card carries data-help, and the answer swaps the cards that changed.
+    response = await client.post(
+        "/heart-to-heart/options",
+        data={"placement_help": "false", "game": table.game_id},
+        headers=HX,
+    )
+    assert 'data-help="' not in response.text
+    assert 'id="h2h-heart"' in response.text
+    await table.load()
+    assert "data-help=" not in table.html
+    assert 'name="placement_help" value="true" checked' not in table.html
+    # Remembered for later games of this browser.
+    await client.post("/heart-to-heart/new", data={"kind": "N"})
+    await table.load()
+    assert 'name="placement_help" value="true" checked' not in table.html
+
+
+async def test_taps_that_do_nothing_answer_nothing(client):
+    table = Table(client)
+    await table.load(f"/heart-to-heart/deal/{WINNABLE}")
+    version = table.version
+    answer = await table.tap("heart:0")  # covered
+    assert answer == ""
+    assert table.version == version
+    assert attr(elements(table.html)["p0"], "aria-disabled") == "true"
+
+
+async def test_a_stale_version_gets_the_current_board(client):
+    table = Table(client)
+    await table.load(f"/heart-to-heart/deal/{WINNABLE}")
+    old = table.version
+    await table.tap("stock")
+    moves = table.info("moves")
+    response = await table.post("tap", {"target": "stock", "version": old})
+    assert response.status_code == 200
+    pieces = top_level_ids(response.text)
+    assert {"h2h-heart", "h2h-stock", "h2h-waste", "h2h-version"} <= set(pieces)
+    assert attr(elements(response.text)["h2h-version"], "value") == str(table.version)
+    assert "changed" in status_text(response.text)
+    await table.load()
+    assert table.info("moves") == moves  # the stale tap was not applied
+
+
+async def test_full_page_without_javascript(client):
+    table = Table(client)
+    await table.load(f"/heart-to-heart/deal/{WINNABLE}")
+    response = await table.post("tap", {"target": "stock", "version": table.version}, htmx=False)
+    assert response.status_code == 200
+    assert response.text.startswith("<!doctype html>")
+    assert re.search(r'data-info="moves"[^>]*>1<', response.text)
+    assert "Turned over" in response.text
+
+
+async def test_page_hooks(client):
+    table = Table(client)
+    await table.load(f"/heart-to-heart/deal/{WINNABLE}")
+    game = new_game(WINNABLE)
+    pieces = elements(table.html)
+    for pos in range(HEART_SIZE):
+        card = pieces[f"p{pos}"]
+        assert card.startswith(f'<button id="p{pos}"')
+        assert attr(card, "data-pos") == str(pos)
+        assert attr(card, "aria-label") == english_name(game.rank_at(pos))
+        assert (attr(card, "aria-disabled") == "true") == (pos != 24)
+    assert attr(pieces["h2h-stock"], "data-pile") == "stock"
+    assert attr(pieces["h2h-stock"], "aria-label") == "Stock, 26 cards"
+    assert attr(pieces["h2h-waste"], "data-pile") == "waste"
+    assert table.info("time") == "0:00"
+    assert table.info("score") == "0"
+    assert table.info("moves") == "0"
+    # A removed card leaves a place with no button.
+    line = solve(game)
+    first_pair = next(i for i, t in enumerate(line) if t != "stock")
+    for target in line[: first_pair + 2]:
+        await table.tap(target_text(target))
+    gone = elements(table.html)[f"p{line[first_pair]}"]
+    assert gone.startswith("<span") and "data-pos" not in gone
+    await client.post("/lang", data={"lang": "vi"})
+    await table.load()
+    assert 'aria-label="Chồng bài rút, ' in table.html
+    assert '<html lang="vi">' in table.html
+
+
+async def test_clock_counts_reported_time_within_reason(client):
+    table = Table(client)
+    await table.load(f"/heart-to-heart/deal/{WINNABLE}")
+    await table.tap("stock", elapsed="50")  # before the first move the clock does not run
+    assert table.info("time") == "0:00"
+    assert attr(elements(table.html)["h2h-time"], "data-running") == "true"
+    # A page cannot claim more time than has passed since the game was saved (plus slack).
+    await table.tap("stock", elapsed="100000")
+    seconds = float(attr(elements(table.html)["h2h-time"], "data-elapsed"))
+    assert 0 < seconds < 10
+
+
+@pytest.mark.parametrize(
+    ("code", "words"),
+    [
+        ("HH1-X-AAAAAAA", "must be N"),
+        ("HT1-N-AAAAAAA", "is not a Heart to Heart deal"),
+        ("HH1-N-AAA", "seven letters"),
+        ("nonsense", "is not a deal code"),
+        ("HH1-N-" + "A" * 60, "short"),
+    ],
+)
+async def test_bad_deal_codes_change_nothing(client, code, words):
+    table = Table(client)
+    await table.load()
+    await table.tap("stock")
+    game_id, version = table.game_id, table.version
+    response = await client.get(f"/heart-to-heart/deal/{code}")
+    assert response.status_code == 400
+    assert words in response.text
+    assert "This deal code cannot be used" in response.text
+    await table.load()
+    assert (table.game_id, table.version) == (game_id, version)
+
+
+async def test_deal_codes_accept_any_case_and_spaces(client):
+    table = Table(client)
+    await table.load("/heart-to-heart/deal/%20hh1-w-aaaaaab%20")
+    assert table.info("deal") == WINNABLE
+
+
+async def test_deal_url_asks_before_replacing_an_unfinished_game(client):
+    table = Table(client)
+    await table.load("/heart-to-heart/deal/HH1-N-AAAAAAM")
+    await table.tap("stock")
+    game_id, version = table.game_id, table.version
+    response = await client.get(f"/heart-to-heart/deal/{WINNABLE}")
+    assert response.status_code == 200
+    assert dialog_heading(response.text) == "Play the shared deal?"
+    assert f'action="/heart-to-heart/deal/{WINNABLE}"' in response.text
+    await table.load()
+    assert (table.game_id, table.version) == (game_id, version)  # nothing replaced
+    assert dialog_heading(table.html) is None
+    # The same deal again just shows it.
+    response = await client.get("/heart-to-heart/deal/HH1-N-AAAAAAM")
+    assert response.status_code == 303
+    # Choosing the shared deal replaces the game; the left game counts as played, not won.
+    response = await client.post(f"/heart-to-heart/deal/{WINNABLE}")
+    assert response.status_code == 303
+    await table.load()
+    assert table.info("deal") == WINNABLE
+    assert table.game_id != game_id
+    home = (await client.get("/")).text
+    assert re.search(r"Games played</dt><dd>1<", home)
+    assert re.search(r"Games won</dt><dd>0<", home)
+    # A game without a move is replaced without a question.
+    response = await client.get("/heart-to-heart/deal/HH1-N-AAAAAAM")
+    assert response.status_code == 303
+
+
+async def test_new_game_any_or_winnable(client):
+    table = Table(client)
+    await table.load()
+    first = table.game_id
+    response = await client.post("/heart-to-heart/new", data={"kind": "W"})
+    assert response.status_code == 303
+    await table.load()
+    assert table.info("deal").startswith("HH1-W-")
+    assert table.game_id != first
+    response = await client.post("/heart-to-heart/new", data={"kind": "Z"})
+    assert response.status_code == 400
+
+
+async def test_continue_on_home_page(client):
+    home = (await client.get("/")).text
+    assert "Continue" not in home.split("tile-hearts")[0]
+    table = Table(client)
+    await table.load(f"/heart-to-heart/deal/{WINNABLE}")
+    assert 'href="/heart-to-heart">Continue<' not in (await client.get("/")).text
+    await table.tap("stock")
+    home = (await client.get("/")).text
+    assert 'href="/heart-to-heart">Continue<' in home
+
+
+async def test_another_browsers_game_does_not_exist(client, new_client):
+    table = Table(client)
+    await table.load()
+    other = new_client(headers={"accept-language": "en"})
+    response = await other.post(
+        f"/heart-to-heart/g/{table.game_id}/tap",
+        data={"target": "stock", "version": table.version},
+        headers=HX,
+    )
+    assert response.status_code == 404
+    response = await other.post(
+        f"/heart-to-heart/g/{table.game_id}/undo", data={"version": table.version}
+    )
+    assert response.status_code == 404
+    assert "another browser" in response.text
+
+
+async def test_malformed_actions_are_client_errors(client):
+    table = Table(client)
+    await table.load()
+    for data in (
+        {"target": "heart:25", "version": table.version},
+        {"target": "pile", "version": table.version},
+        {"target": "stock", "version": "x"},
+        {"target": "stock"},
+        {"target": "stock", "version": table.version, "elapsed": "-3"},
+        {"target": "stock", "version": table.version, "elapsed": "nan"},
+    ):
+        response = await table.post("tap", data)
+        assert response.status_code == 400, data
+
+
+async def test_a_restart_keeps_the_game(settings):
+    cookies = httpx.Cookies()
+    first = create_app(settings)
+    async with first.router.lifespan_context(first):
+        transport = httpx.ASGITransport(app=first)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as c:
+            table = Table(c)
+            await table.load(f"/heart-to-heart/deal/{WINNABLE}")
+            for target in solve(new_game(WINNABLE))[:12]:
+                await table.tap(target_text(target))
+            before = elements(table.html)
+            cookies.update(c.cookies)
+    second = create_app(settings)
+    async with second.router.lifespan_context(second):
+        transport = httpx.ASGITransport(app=second)
+        async with httpx.AsyncClient(
+            transport=transport, base_url="http://testserver", cookies=cookies
+        ) as c:
+            table = Table(c)
+            await table.load()
+            after = elements(table.html)
+    assert {k: before[k] for k in PIECE_IDS} == {k: after[k] for k in PIECE_IDS}
+
+
+async def test_rules_and_examples_pages(client):
+    headings = {"en": "Heart to Heart: how to play", "vi": "Heart to Heart: cách chơi"}
+    for lang, heading in headings.items():
+        await client.post("/lang", data={"lang": lang})
+        response = await client.get("/heart-to-heart/rules")
+        assert response.status_code == 200
+        assert f"<h1>{heading}</h1>" in response.text
+    await client.post("/lang", data={"lang": "en"})
+    start = (await client.get("/heart-to-heart/examples")).text
+    assert "only the tip is free" in start
+    assert f'href="/heart-to-heart/deal/{WINNABLE}"' in start
+    last = int(re.search(r"Move 0 of (\d+)", start).group(1))
+    assert last == len(solve_moves(new_game(WINNABLE)))
+    end = (await client.get(f"/heart-to-heart/examples?step={last}")).text
+    assert re.search(r'data-info="score"[^>]*>250<', end)
+    assert "data-pos=" not in end and "data-pile=" not in end  # pictures, not controls
+    middle = (await client.get("/heart-to-heart/examples?step=8")).text
+    assert "Move 8:" in middle
+    assert "Next:" in middle
+    bad = await client.get("/heart-to-heart/examples?step=-1")
+    assert bad.status_code == 400
+
