@@ -91,19 +91,24 @@
     cards[Math.max(0, Math.min(cards.length - 1, next))].focus();
   });
 
-  // Keep the keyboard focus in the hand when the server redraws it (the played card is gone).
+  // Keep the keyboard focus in the hand when the server redraws it or takes the played card
+  // out: the card now at the same place gets it.
   let focusIndex = -1;
-  document.addEventListener("htmx:oobBeforeSwap", (e) => {
-    if (e.detail.target?.id !== "ht-hand") return;
-    focusIndex = cardsOf(e.detail.target).indexOf(document.activeElement);
+  document.addEventListener("htmx:beforeRequest", () => {
+    const el = hand();
+    focusIndex = el ? cardsOf(el).indexOf(document.activeElement) : -1;
   });
-  document.addEventListener("htmx:load", (e) => {
-    const el = e.target;
-    if (el.id !== "ht-hand") return;
-    syncPass();
-    if (focusIndex < 0) return;
+  function restoreFocus() {
+    const el = hand();
+    if (focusIndex < 0 || !el || el.contains(document.activeElement)) return;
     const cards = cardsOf(el);
     if (cards.length) cards[Math.min(focusIndex, cards.length - 1)].focus();
     focusIndex = -1;
+  }
+  document.addEventListener("htmx:afterSettle", restoreFocus);
+  document.addEventListener("htmx:load", (e) => {
+    if (e.target.id !== "ht-hand") return;
+    syncPass();
+    restoreFocus();
   });
 })();

@@ -69,8 +69,11 @@
       }
       if (i < plan.steps.length - 1) await wait(full ? TRICK_PAUSE : CARD_DELAY);
     }
-    if (!stopped) finish();
+    if (stopped) return;
+    finish();
     running = null;
+    // The last trick of a hand stays in view a moment before the scores cover it.
+    if (full) await wait(TRICK_PAUSE);
   }
 
   // A tap on the table shows the end of the replay at once.
