@@ -139,7 +139,12 @@ def _finished_trick(cards: tuple[PlayedCard, ...]) -> Trick:
 
 @dataclass(frozen=True, slots=True)
 class HeartsView:
-    """Exactly what one seat may know; bots and pages get only this."""
+    """Exactly what one seat may know; bots and pages get only this.
+
+    ``legal``: in "playing", the cards this seat may play now (0 when it is not its turn); in
+    "passing", the whole hand until this seat has chosen (any card may be picked), then 0;
+    otherwise 0. ``received`` and ``passed`` become known at the exchange.
+    """
 
     seat: int
     deal: str
@@ -335,6 +340,11 @@ class HeartsMatch:
     __slots__ = ("_code", "_deal", "_state", "_undo")
 
     def __init__(self, code: DealCode, state: HandState, undo: list[HandState]) -> None:
+        """A match at ``state`` with the player's undo snapshots ``undo`` (oldest first).
+
+        :meth:`new` starts a match; this is for loading and for tests and benchmarks that
+        set a position up.
+        """
         self._code = code
         self._deal = str(code)
         self._state = state
@@ -365,7 +375,8 @@ class HeartsMatch:
 
     @property
     def state(self) -> HandState:
-        """The full state (every hand): for the engine's own tests, never for players."""
+        """The full state, every hand included: for tests and benchmarks. Pages and bots
+        read :meth:`view` instead, which holds only what their seat may know."""
         return self._state
 
     @property
@@ -572,6 +583,8 @@ class HeartsMatch:
             code = parse_match_code(data["deal"])
             state = _state_from_json(data["state"])
             undo = [_moment_from_json(state, moment) for moment in data["undo"]]
+            if undo and state.phase != "playing":
+                raise _invalid_state("undo snapshots outside the playing phase")
         except HeartsError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:

@@ -6,6 +6,14 @@ follows exactly the rules the real one does. Everything here takes and returns p
 tuples (a set of cards is an int with bit ``card`` set, cards as in :mod:`app.rules.cards`).
 
 Seats are 0..3 and play goes ``s → (s + 1) & 3``.
+
+A rollout loop needs only these: for the seat to move, ``legal_mask(hand, led_suit,
+first_trick, hearts_broken)`` (``led_suit`` -1 when leading; ``first_trick`` while no trick
+is finished; ``hearts_broken`` once any heart has been played), a card picked from it
+(``nth_card``, ``lowest_card``, ``highest_card``), ``hand ^= 1 << card``; after four cards
+``trick_winner(leader, cards)`` leads next and takes ``points_of(mask of the four)``; after
+13 tricks ``moon_scores(points)`` and, on match totals, ``match_winner(totals)``.
+``bench/hearts_engine.py`` (``core_hands``) is a complete example.
 """
 
 from __future__ import annotations

@@ -578,6 +578,7 @@ def test_json_is_plain_and_round_trips_exactly():
         lambda d: d.update(undo=[{}]),
         lambda d: d["undo"][0].update(done=5),
         lambda d: d["undo"][0].update(hand_points=[0, 0, 0]),
+        lambda d: d["state"].update(phase="hand_over", turn=-1),
     ],
 )
 def test_from_json_refuses_a_spoiled_state(spoil):
