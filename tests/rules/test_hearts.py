@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import random
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from app.rules.cards import FULL_DECK, SUIT_MASKS, card_text, cards_in, mask_of, parse_card
 from app.rules.deal_codes import DealCode, DealCodeError, shuffled
@@ -458,8 +463,6 @@ def random_card(match: HeartsMatch, rng) -> int:
 
 
 def finish_hand_randomly(match: HeartsMatch, seed: int) -> None:
-    import random
-
     rng = random.Random(seed)
     if match.phase == "passing":
         for seat in range(4):
@@ -474,8 +477,6 @@ def bots_play_until_human(match: HeartsMatch, rng) -> None:
 
 
 def test_undo_takes_back_the_players_card_and_the_bots_cards_after_it():
-    import random
-
     rng = random.Random(3)
     match = HeartsMatch.new(CODE)
     for seat in range(4):
@@ -498,8 +499,6 @@ def test_undo_takes_back_the_players_card_and_the_bots_cards_after_it():
 
 
 def test_undo_survives_a_json_round_trip():
-    import random
-
     rng = random.Random(8)
     match = HeartsMatch.new(CODE)
     finish_hand_randomly(match, seed=2)
@@ -547,8 +546,6 @@ def test_the_bots_plays_leave_no_snapshot():
 
 
 def test_json_is_plain_and_round_trips_exactly():
-    import json
-
     match = HeartsMatch.new(CODE)
     finish_hand_randomly(match, seed=9)
     data = match.to_json()
@@ -603,8 +600,6 @@ def test_only_earlier_moments_of_the_hand_are_saved_as_snapshots():
 
 
 def test_a_view_does_not_change_when_other_hidden_cards_move():
-    import random
-
     rng = random.Random(11)
     match = HeartsMatch.new(CODE)
     for seat in range(4):
@@ -624,3 +619,27 @@ def test_a_view_does_not_change_when_other_hidden_cards_move():
         swapped = HeartsMatch(match.code, state._replace(hands=tuple(hands)), [])
         assert swapped.view(seat) == match.view(seat)
         assert swapped.view(a) != match.view(a)
+
+
+@given(
+    hand=st.integers(1, FULL_DECK),
+    led_suit=st.integers(-1, 3),
+    first_trick=st.booleans(),
+    hearts_broken=st.booleans(),
+)
+def test_legal_mask_follows_the_rules_as_written(hand, led_suit, first_trick, hearts_broken):
+    legal = legal_mask(hand, led_suit, first_trick, hearts_broken)
+    points = SUIT_MASKS[2] | (1 << parse_card("QS"))
+    if led_suit < 0 and first_trick:
+        # The opening lead: only the 2♣, which the leader then holds.
+        assert legal == hand & 1
+        return
+    assert legal and not legal & ~hand
+    if led_suit >= 0 and hand & SUIT_MASKS[led_suit]:
+        assert legal == hand & SUIT_MASKS[led_suit]
+    elif led_suit >= 0 and first_trick:
+        assert legal == (hand & ~points if hand & ~points else hand)
+    elif led_suit >= 0 or hearts_broken:
+        assert legal == hand
+    else:
+        assert legal == (hand & ~SUIT_MASKS[2] if hand & ~SUIT_MASKS[2] else hand)
