@@ -1,0 +1,93 @@
+"""Helpers shared by the browser tests: pressing like the device does, waiting for htmx,
+card names as the contract spells them, axe checks and screenshots."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Locator, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+
+# Counts finished htmx requests (afterRequest fires once the answer's swaps are in the page).
+HTMX_COUNTER = """
+window.__htmxDone = 0;
+document.addEventListener("htmx:afterRequest", () => { window.__htmxDone += 1; });
+"""
+
+# Card names from the contract: "Queen of spades" / "Q bích", "Ace of clubs" / "Át chuồn".
+RANK_WORDS = {
+    "en": {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"},
+    "vi": {"A": "Át"},
+}
+SUIT_WORDS = {
+    "en": {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"},
+    "vi": {"C": "chuồn", "D": "rô", "H": "cơ", "S": "bích"},
+}
+
+
+def card_name(code: str, lang: str) -> str:
+    """``"QS"`` → "Queen of spades" (en) or "Q bích" (vi)."""
+    rank, suit = code[:-1], code[-1]
+    word = RANK_WORDS[lang].get(rank, rank)
+    if lang == "en":
+        return f"{word} of {SUIT_WORDS['en'][suit]}"
+    return f"{word} {SUIT_WORDS['vi'][suit]}"
+
+
+def press(locator: Locator, device: str, **options) -> None:
+    """The device's own way to press: a touch tap on the phone, a mouse click on the desktop."""
+    if device == "phone":
+        locator.tap(**options)
+    else:
+        locator.click(**options)
+
+
+def htmx_done(page: Page) -> int:
+    return page.evaluate("window.__htmxDone")
+
+
+def wait_htmx(page: Page, done_before: int) -> None:
+    """Wait until an htmx request started after ``done_before`` has been answered."""
+    page.wait_for_function("n => window.__htmxDone > n", arg=done_before)
+
+
+def press_and_wait(page: Page, locator: Locator, device: str, **options) -> None:
+    before = htmx_done(page)
+    press(locator, device, **options)
+    wait_htmx(page, before)
+
+
+# JSON with object keys sorted, so that two equal values give the same text.
+CANON = (
+    "(v => JSON.stringify(v, (k, x) => x && typeof x === 'object' && !Array.isArray(x)"
+    " ? Object.fromEntries(Object.entries(x).sort()) : x))"
+)
+
+
+def poll_equal(page: Page, script: str, expected, what: str, arg=None) -> None:
+    """Wait until the page's ``script`` (a JS function of ``arg`` returning JSON data) gives
+    ``expected``; if it never does, fail showing both values."""
+    want = json.loads(json.dumps(expected))  # tuples → lists, as the page returns them
+    with contextlib.suppress(PlaywrightTimeoutError):
+        page.wait_for_function(
+            f"([arg, want]) => {CANON}(({script})(arg)) === {CANON}(want)", arg=[arg, want]
+        )
+    assert page.evaluate(f"arg => ({script})(arg)", arg) == want, what
+
+
+def assert_no_axe_violations(axe: Axe, page: Page, where: str) -> None:
+    results = axe.run(page)
+    assert results.violations_count == 0, f"{where}:\n{results.generate_report()}"
+
+
+def screenshot(page: Page, name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / name
+    page.screenshot(path=path, animations="disabled")
+    return path

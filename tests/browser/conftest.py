@@ -1,0 +1,145 @@
+"""Browser fixtures: the real app served by uvicorn, driven by Debian's Chromium.
+
+One server (temporary SQLite store, fixed key) and one browser serve the whole session; every
+test gets fresh browser contexts, so a new session cookie and nothing left from other tests.
+Contexts come in two devices (a 390×844 touch phone, a 1280×800 desktop) and two languages.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+
+import pytest
+
+# Plain asserts in the helpers show both sides when they fail, as in the tests.
+pytest.register_assert_rewrite("browser_kit")
+
+from axe_playwright_python.sync_playwright import Axe  # noqa: E402
+from browser_kit import HTMX_COUNTER, ROOT  # noqa: E402
+from playwright.sync_api import (  # noqa: E402
+    Browser,
+    BrowserContext,
+    Page,
+    expect,
+    sync_playwright,
+)
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+# The longest a test waits for the page (a busy 2-core machine): a ceiling for failing only,
+# a passing test never waits it out.
+WAIT_MS = 20_000
+SERVER_START_SECONDS = 60
+
+DEVICE_OPTIONS = {
+    "phone": {
+        "viewport": {"width": 390, "height": 844},
+        "device_scale_factor": 2,
+        "is_mobile": True,
+        "has_touch": True,
+    },
+    "desktop": {"viewport": {"width": 1280, "height": 800}, "device_scale_factor": 1},
+}
+LOCALES = {"vi": "vi-VN", "en": "en-US"}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_healthy(url: str, server: subprocess.Popen) -> None:
+    deadline = time.monotonic() + SERVER_START_SECONDS
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"uvicorn exited with {server.returncode} before answering")
+        try:
+            with urllib.request.urlopen(f"{url}/healthz", timeout=2) as answer:
+                if answer.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.1)  # start-up polling; no test's outcome depends on it
+    raise RuntimeError(f"{url}/healthz did not answer within {SERVER_START_SECONDS} s")
+
+
+@pytest.fixture(scope="session")
+def base_url(tmp_path_factory) -> Iterator[str]:
+    """The app, started once per session by uvicorn on a free loopback port."""
+    store = tmp_path_factory.mktemp("browser-store") / "cardroom.sqlite3"
+    port = free_port()
+    env = {
+        **os.environ,
+        "CARDROOM_STORE_URL": f"sqlite:///{store}",
+        "CARDROOM_SECRET_KEY": "browser-test-secret-key",
+        "CARDROOM_SECURE_COOKIES": "false",
+    }
+    server = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
+         "--port", str(port), "--log-level", "warning"],
+        cwd=ROOT,
+        env=env,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(url, server)
+        yield url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    expect.set_options(timeout=WAIT_MS)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+NewPage = Callable[[str, str], Page]
+
+
+@pytest.fixture
+def new_page(browser: Browser, base_url: str) -> Iterator[NewPage]:
+    """``new_page(device, lang)``: a page in a fresh context, so a new browser session."""
+    contexts: list[BrowserContext] = []
+
+    def make(device: str, lang: str) -> Page:
+        context = browser.new_context(
+            base_url=base_url,
+            locale=LOCALES[lang],
+            extra_http_headers={"Accept-Language": lang},
+            **DEVICE_OPTIONS[device],
+        )
+        context.set_default_timeout(WAIT_MS)
+        context.add_init_script(HTMX_COUNTER)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def axe() -> Axe:
+    return Axe()
