@@ -129,12 +129,10 @@ _PLAYED = tuple(tuple(PlayedCard(seat, c) for c in range(DECK_SIZE)) for seat in
 
 
 def _finished_trick(cards: tuple[PlayedCard, ...]) -> Trick:
-    leader = cards[0].seat
-    plain = tuple(p.card for p in cards)
-    taken = 0
-    for c in plain:
-        taken |= 1 << c
-    return Trick(leader, cards, trick_winner(leader, plain), points_of(taken))
+    first, second, third, fourth = cards
+    plain = (first.card, second.card, third.card, fourth.card)
+    taken = (1 << plain[0]) | (1 << plain[1]) | (1 << plain[2]) | (1 << plain[3])
+    return Trick(first.seat, cards, trick_winner(first.seat, plain), points_of(taken))
 
 
 @dataclass(frozen=True, slots=True)
