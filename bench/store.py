@@ -1,6 +1,6 @@
-"""How long one store call takes, per backend (a measurement, not a test: pytest skips it).
+"""How long one store call takes, per backend (issue 8; figures in bench/README.md).
 
-    nice .venv/bin/python -m tests.store.measure_costs [--calls 2000] [--redis redis://...]
+    nice .venv/bin/python -m bench.store [--calls 2000] [--redis redis://...]
 
 Uses a temporary SQLite file and a throw-away key prefix on Redis (db 15 by default), both
 removed at the end. The state is a real Hearts match from the rules engine, once as dealt and once
@@ -87,7 +87,7 @@ async def thread_hop(calls: int) -> str:
         )
 
 
-async def main(calls: int, redis_url: str) -> None:
+async def run(calls: int, redis_url: str) -> None:
     dealt = HeartsMatch.new("HT1-N-AAAAAAM").to_json()
     padded = {**dealt, "padding": "x" * (4096 - len(str(dealt)))}
     prefix = f"cardroom-measure-{secrets.token_hex(4)}:"
@@ -114,9 +114,13 @@ async def main(calls: int, redis_url: str) -> None:
             client.close()
 
 
-if __name__ == "__main__":
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--calls", type=int, default=2000)
+    parser.add_argument("--calls", type=int, default=2000, help="calls per measurement")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/15")
-    arguments = parser.parse_args()
-    asyncio.run(main(arguments.calls, arguments.redis))
+    arguments = parser.parse_args(argv)
+    asyncio.run(run(arguments.calls, arguments.redis))
+
+
+if __name__ == "__main__":
+    main()
