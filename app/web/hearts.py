@@ -301,11 +301,17 @@ def steps_of(before: HeartsView, after: HeartsView, plays: list[PlayedCard], tr:
     return steps
 
 
-def narration(after: HeartsView, steps: list[Step], hand_over: bool, tr: Translator) -> str:
-    """What the aria-live line says after an action: the cards played, the tricks taken and
-    the scores when a hand is over."""
+def narration(
+    before: HeartsView, after: HeartsView, steps: list[Step], tr: Translator
+) -> str:
+    """What the aria-live line says after an action: the cards received in a pass, the cards
+    played, the tricks taken and the scores when a hand is over. (The cards the player passed
+    are in a bot's hand now, so they are never named.)"""
     names = seat_names(tr)
     parts = []
+    if before.phase == "passing" and after.received:
+        received = ", ".join(tr.card_name(c) for c in sorted_hand(after.received))
+        parts.append(tr.gettext("You received %(cards)s.") % {"cards": received})
     for step in steps:
         p = step.played
         if p.seat == HUMAN:
@@ -317,6 +323,7 @@ def narration(after: HeartsView, steps: list[Step], hand_over: bool, tr: Transla
             )
         if step.winner is not None:
             parts.append(trick_line(step.winner, step.points, names, tr))
+    hand_over = before.phase == "playing" and after.phase in ("hand_over", "match_over")
     if hand_over and after.hand_scores:
         scores = after.hand_scores[-1]
         parts.append(
@@ -412,16 +419,30 @@ class Loaded:
     match: HeartsMatch
 
 
-async def load_match(store: GameStore, session_id: str, game_id: str, lang: str) -> Loaded:
-    stored = await store.get(session_id, game_id)
+def readable(stored: StoredGame | None) -> Loaded | None:
+    """The stored match, or None when there is none or it cannot be read (say, saved by an
+    engine whose format this one no longer reads): the player then gets a new match."""
     if stored is None or stored.kind != KIND:
+        return None
+    try:
+        return Loaded(stored, HeartsMatch.from_json(stored.state))
+    except HeartsError:
+        return None
+
+
+async def load_match(store: GameStore, session_id: str, game_id: str, lang: str) -> Loaded:
+    loaded = readable(await store.get(session_id, game_id))
+    if loaded is None:
         raise PageError(404, translator(lang).gettext("This Hearts match does not exist here."))
-    return Loaded(stored, HeartsMatch.from_json(stored.state))
+    return loaded
 
 
 def unfinished(stored: StoredGame) -> bool:
     """At least one card passed or played, and the match not over (the contract's test)."""
-    view = HeartsMatch.from_json(stored.state).view(HUMAN)
+    loaded = readable(stored)
+    if loaded is None:
+        return False
+    view = loaded.match.view(HUMAN)
     if view.phase == "match_over":
         return False
     return bool(
@@ -480,10 +501,11 @@ def hearts_page(
 async def hearts_current(
     request: Request, store: StoreDep, session_id: SessionId, lang: Lang
 ) -> HTMLResponse:
-    stored = await store.current(session_id, KIND)
-    if stored is None:
+    loaded = readable(await store.current(session_id, KIND))
+    if loaded is None:
         stored = await new_match(store, session_id, random_code("N"))
-    return hearts_page(request, Loaded(stored, HeartsMatch.from_json(stored.state)), lang)
+        loaded = Loaded(stored, HeartsMatch.from_json(stored.state))
+    return hearts_page(request, loaded, lang)
 
 
 def parse_code(text: str, tr: Translator) -> DealCode:
@@ -640,10 +662,7 @@ async def act(
     old = render_pieces(before_table, lang, oob=True)
     new = render_pieces(after_table, lang, oob=True)
     changed = changed_pieces(old, new, steps, after_table, lang)
-    hand_over = after_view.phase in ("hand_over", "match_over") and (
-        before_view.phase == "playing"
-    )
-    changed.append(live_piece(narration(after_view, steps, hand_over, tr)))
+    changed.append(live_piece(narration(before_view, after_view, steps, tr)))
     return fragment(changed)
 
 

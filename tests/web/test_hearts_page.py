@@ -343,3 +343,39 @@ async def test_rules_page_in_both_languages(client: httpx.AsyncClient, new_clien
     assert "Shooting the moon" in english.text
     vietnamese = await new_client(headers={"accept-language": "vi"}).get("/hearts/rules")
     assert "Bắn trăng" in vietnamese.text and '<html lang="vi"' in vietnamese.text
+
+
+async def test_the_pass_answer_names_the_received_cards_only(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    page = await start(client)
+    response = await post(client, f"/hearts/{page.game_id}/pass", cards=",".join(page.hand[:3]),
+                          version=str(page.version))
+    _, match = await stored_match(client, app, page.game_id)
+    view = match.view(HUMAN)
+    received = re.search(r'<p id="status"[^>]*>You received (.*?)\.', response.text).group(1)
+    names = sorted(card_name(c, "en") for c in cards_in(view.received))
+    assert sorted(received.split(", ")) == names
+    # The passed cards are in a bot's hand now: named only once played.
+    played = {p.card for p in view.trick}
+    for c in cards_in(view.passed):
+        if c not in played:
+            assert card_name(c, "en") not in response.text
+    # Received cards carry their mark until the first trick is over.
+    marked = re.findall(r'<button id="ht-c-(\w+)"[^>]*data-received="true"', response.text)
+    assert sorted(marked) == sorted(card_text(c) for c in cards_in(view.received))
+
+
+async def test_a_match_the_engine_cannot_read_is_replaced(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    page = await start(client)
+    stored, _ = await stored_match(client, app, page.game_id)
+    broken = {**stored.state, "v": 999}
+    assert await app.state.store.compare_and_set(
+        session_of(client, app), page.game_id, stored.version, broken
+    )
+    response = await post(client, f"/hearts/{page.game_id}/play", card="2C", version="2")
+    assert response.status_code == 404
+    fresh = await get_page(client)
+    assert fresh.game_id != page.game_id and fresh.phase == "passing"
