@@ -19,9 +19,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from starlette.concurrency import run_in_threadpool
 
-from app.bots.driver import pass_for_bots, play_bots
 from app.rules.cards import SUITS, CardError, card_text, cards_in, parse_card
 from app.rules.deal_codes import CODE_SPACE, DealCode, DealCodeError
 from app.rules.hearts import (
@@ -38,8 +36,8 @@ from app.store import GameStore, StoredGame
 from app.web.deps import Lang, SessionId, StoreDep
 from app.web.errors import PageError
 from app.web.games import GameEntry, register_game
+from app.web.hearts_flow import apply, moon_of, next_hand, pass_cards, play_card, start_match, undo
 from app.web.i18n import SUIT_SYMBOLS, Translator, current_language, translator
-from app.web.profile import record_hearts_match
 from app.web.templating import page, templates
 
 router = APIRouter()
@@ -48,7 +46,6 @@ KIND = "hearts"
 _RED = frozenset("DH")
 # Base order of suits in the hand; reordered per hand so that colours alternate where possible.
 _SUIT_ORDER = "CDSH"
-MOON_SCORE = 26
 
 
 # -- the table model: everything the templates read, built from one seat's view -------------
@@ -175,13 +172,6 @@ def pass_label(direction: str, tr: Translator) -> str:
         "across": tr.gettext("Pass across"),
         "none": tr.gettext("No passing"),
     }[direction]
-
-
-def moon_of(scores: tuple[int, ...]) -> int | None:
-    """Who shot the moon in a scored hand: the only seat on 0 while the others took 26 each."""
-    if sorted(scores) == [0, MOON_SCORE, MOON_SCORE, MOON_SCORE]:
-        return scores.index(0)
-    return None
 
 
 def urls_for(game_id: str) -> dict[str, str]:
@@ -453,17 +443,8 @@ def unfinished(stored: StoredGame) -> bool:
 register_game(GameEntry(KIND, "/hearts", unfinished))
 
 
-def _start_bots(match: HeartsMatch) -> list[PlayedCard]:
-    """The bots' passes (when the player has chosen) and plays up to the player's turn."""
-    pass_for_bots(match)
-    return play_bots(match)
-
-
 async def new_match(store: GameStore, session_id: str, code: DealCode) -> StoredGame:
-    match = HeartsMatch.new(code)
-    # A hand without passing may start with a bot holding the 2♣.
-    await run_in_threadpool(play_bots, match)
-    return await store.create(session_id, KIND, match.to_json())
+    return await start_match(store, session_id, KIND, HeartsMatch.new(code))
 
 
 def random_code(level: str) -> DealCode:
@@ -639,23 +620,18 @@ async def act(
     if held is not None and held != loaded.stored.version:
         return _current(loaded, lang, htmx, tr.gettext("The table had changed; here it is now."))
     try:
-        plays = await run_in_threadpool(action, loaded.match)
+        saved, plays = await apply(store, session_id, loaded.stored, loaded.match, action)
     except (HeartsError, CardError) as exc:
         if isinstance(exc, HeartsError):
             message = _error_text(exc, tr)
         else:
             message = tr.gettext("That is not a card.")
         return _current(loaded, lang, htmx, message)
-    saved = await store.compare_and_set(
-        session_id, game_id, loaded.stored.version, loaded.match.to_json()
-    )
     if saved is None:
         fresh = await load_match(store, session_id, game_id, lang)
         return _current(fresh, lang, htmx, tr.gettext("The table had changed; here it is now."))
     after = Loaded(saved, loaded.match)
     after_view, after_table = table_of(after, tr)
-    if after_view.phase == "match_over" and before_view.phase != "match_over":
-        await _record(store, session_id, after_view)
     if not htmx:
         return RedirectResponse("/hearts", status_code=303)
     steps = steps_of(before_view, after_view, plays, tr)
@@ -674,16 +650,6 @@ def _current(loaded: Loaded, lang: str, htmx: bool, message: str) -> Response:
     return fragment([*pieces, live_piece(message)], status=409)
 
 
-async def _record(store: GameStore, session_id: str, view: HeartsView) -> None:
-    await record_hearts_match(
-        store,
-        session_id,
-        won=view.winner == HUMAN,
-        hand_points=[scores[HUMAN] for scores in view.hand_scores],
-        moons=sum(moon_of(scores) == HUMAN for scores in view.hand_scores),
-    )
-
-
 VersionField = Annotated[str | None, Form()]
 
 
@@ -693,8 +659,7 @@ async def hearts_pass(
     cards: Annotated[str, Form(max_length=80)] = "", version: VersionField = None,
 ) -> Response:
     def action(match: HeartsMatch) -> list[PlayedCard]:
-        match.choose_pass(HUMAN, _parse_cards(cards))
-        return _start_bots(match)
+        return pass_cards(match, _parse_cards(cards))
 
     return await act(request, store, session_id, lang, game_id, version, action)
 
@@ -705,9 +670,7 @@ async def hearts_play(
     card: Annotated[str, Form(max_length=8)] = "", version: VersionField = None,
 ) -> Response:
     def action(match: HeartsMatch) -> list[PlayedCard]:
-        c = parse_card(card)
-        match.play(c, seat=HUMAN)
-        return [PlayedCard(HUMAN, c), *play_bots(match)]
+        return play_card(match, parse_card(card))
 
     return await act(request, store, session_id, lang, game_id, version, action)
 
@@ -717,11 +680,7 @@ async def hearts_undo(
     request: Request, game_id: str, store: StoreDep, session_id: SessionId, lang: Lang,
     version: VersionField = None,
 ) -> Response:
-    def action(match: HeartsMatch) -> list[PlayedCard]:
-        match.undo()
-        return []
-
-    return await act(request, store, session_id, lang, game_id, version, action)
+    return await act(request, store, session_id, lang, game_id, version, undo)
 
 
 @router.post("/hearts/{game_id}/next-hand", include_in_schema=False)
@@ -729,8 +688,4 @@ async def hearts_next_hand(
     request: Request, game_id: str, store: StoreDep, session_id: SessionId, lang: Lang,
     version: VersionField = None,
 ) -> Response:
-    def action(match: HeartsMatch) -> list[PlayedCard]:
-        match.next_hand()
-        return play_bots(match)
-
-    return await act(request, store, session_id, lang, game_id, version, action)
+    return await act(request, store, session_id, lang, game_id, version, next_hand)
