@@ -13,7 +13,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Query, Request
@@ -38,13 +38,19 @@ from app.store import GameStore, StoredGame
 from app.web.deps import Lang, ProfileDep, SessionId, StoreDep
 from app.web.errors import PageError
 from app.web.games import GameEntry, register_game
+from app.web.heart_to_heart_flow import (
+    commit,
+    move_error,
+    options_of,
+    store_options,
+    undo_refusal,
+)
 from app.web.i18n import heart_name, rank_word, translator
-from app.web.profile import Profile, record_heart_to_heart_game, update_profile
+from app.web.profile import record_heart_to_heart_game
 from app.web.templating import language, page, templates
 
 KIND = "heart_to_heart"
 PATH = "/heart-to-heart"
-DEFAULT_OPTIONS = {"move_errors": False, "placement_help": True}
 # The won game the examples page walks through (its line is the solver's).
 EXAMPLE_DEAL = "HH1-W-AAAAAAB"
 PIECES_TEMPLATE = "heart_to_heart/_pieces.html"
@@ -66,11 +72,6 @@ def is_unfinished(game: HeartToHeartGame) -> bool:
 
 
 register_game(GameEntry(KIND, PATH, lambda stored: is_unfinished(load(stored))))
-
-
-def options_of(profile: Profile) -> dict[str, bool]:
-    saved = profile.data.get("h2h_options", {})
-    return {key: bool(saved.get(key, default)) for key, default in DEFAULT_OPTIONS.items()}
 
 
 # --- the board as pieces ---------------------------------------------------------------------
@@ -131,24 +132,34 @@ HEART_NAMES = tuple(f"p{pos}" for pos in range(HEART_SIZE))
 WHOLE_HEART_OVER = HEART_SIZE // 2
 
 
-def render_pieces(pieces: dict[str, Piece], names: list[str], lang: str, *, oob: bool) -> str:
+@lru_cache(maxsize=16384)
+def render_piece(macro: str, args: tuple[Any, ...], lang: str, oob: bool, static: bool) -> Markup:
+    """One piece's HTML. Pieces repeat endlessly (a card in one state looks the same in every
+    game), so rendered pieces are kept: a tap then costs dictionary lookups, not template runs."""
     module = templates.get_template(PIECES_TEMPLATE).module
+    with language(lang):
+        return Markup(getattr(module, macro)(*args, oob=oob, static=static))
 
+
+def render_pieces(pieces: dict[str, Piece], names: list[str], lang: str, *, oob: bool) -> str:
     def one(name: str, oob: bool) -> str:
         macro, args = pieces[name]
-        return str(getattr(module, macro)(*args, oob=oob))
+        return render_piece(macro, args, lang, oob, False)
 
-    with language(lang):
-        out = []
-        if oob and sum(name in HEART_NAMES for name in names) > WHOLE_HEART_OVER:
-            names = [name for name in names if name not in HEART_NAMES]
-            cards = "".join(one(name, False) for name in HEART_NAMES)
-            out.append(str(module.heart(Markup(cards), oob=True)))
-        out.extend(one(name, oob) for name in names)
-        return "".join(out)
+    out = []
+    if oob and sum(name in HEART_NAMES for name in names) > WHOLE_HEART_OVER:
+        names = [name for name in names if name not in HEART_NAMES]
+        cards = Markup("".join(one(name, False) for name in HEART_NAMES))
+        module = templates.get_template(PIECES_TEMPLATE).module
+        with language(lang):
+            out.append(str(module.heart(cards, oob=True)))
+    out.extend(one(name, oob) for name in names)
+    return "".join(out)
 
 
-def piece_renderer(pieces: dict[str, Piece], *, static: bool = False) -> Callable[[str], str]:
+def piece_renderer(
+    pieces: dict[str, Piece], lang: str, *, static: bool = False
+) -> Callable[[str], str]:
     """``piece(name)`` for a page template: one piece in place ("heart" is the whole heart)."""
     module = templates.get_template(PIECES_TEMPLATE).module
 
@@ -156,7 +167,7 @@ def piece_renderer(pieces: dict[str, Piece], *, static: bool = False) -> Callabl
         if name == "heart":
             return module.heart(Markup("".join(piece(pos) for pos in HEART_NAMES)))
         macro, args = pieces[name]
-        return getattr(module, macro)(*args, oob=False, static=static)
+        return render_piece(macro, args, lang, False, static)
 
     return piece
 
@@ -179,8 +190,9 @@ def tap_message(
     if game.status == "stalemate" and result.changed and before.status != "stalemate":
         return t.gettext("No more moves")
     kind = result.kind
-    if kind == "reselect" and options["move_errors"]:
-        return t.gettext("Must be same rank")
+    error = move_error(result, options, lang)
+    if error:
+        return error
     if kind in ("select", "reselect"):
         target = game.selected
         rank = rank_name(game.waste_top if target == "waste" else game.rank_at(target))
@@ -247,7 +259,7 @@ def game_page(
         "options": options,
         "message": message,
         "question": question,
-        "piece": piece_renderer(pieces),
+        "piece": piece_renderer(pieces, lang),
     }
     return page(request, "heart_to_heart/game.html", context, lang, headers={"Vary": "HX-Request"})
 
@@ -409,13 +421,9 @@ async def tap(
         return board_answer(
             request, stored, before_game, options, lang, before=before, message=None
         )
-    saved = await store.compare_and_set(session_id, game_id, stored.version, game.to_json())
+    saved = await commit(store, session_id, stored, game)
     if saved is None:  # another tab or a double tap won the race: show what is there now
         return await fresh_answer(request, store, session_id, game_id, options, lang)
-    if game.is_won:
-        await record_heart_to_heart_game(
-            store, session_id, won=True, seconds=game.elapsed_seconds, moves=game.moves
-        )
     message = tap_message(result, game, before_game, options, lang)
     return board_answer(request, saved, game, options, lang, before=before, message=message)
 
@@ -441,15 +449,12 @@ async def undo(
     try:
         game.undo()
     except UndoError as error:
-        if error.reason == "game_won":
-            message = t.gettext("A won game is final.")
-        else:
-            message = t.gettext("There is no move to undo.")
+        message = undo_refusal(error, lang)
         unchanged = load(stored)
         return board_answer(
             request, stored, unchanged, options, lang, before=before, message=message
         )
-    saved = await store.compare_and_set(session_id, game_id, stored.version, game.to_json())
+    saved = await commit(store, session_id, stored, game)
     if saved is None:
         return await fresh_answer(request, store, session_id, game_id, options, lang)
     message = t.gettext("Move taken back")
@@ -482,7 +487,7 @@ async def save_options(
     game: Annotated[str | None, Form(max_length=40)] = None,
 ) -> Response:
     chosen = {"move_errors": move_errors, "placement_help": placement_help}
-    await update_profile(store, session_id, lambda data: data.__setitem__("h2h_options", chosen))
+    await store_options(store, session_id, chosen)
     if request.headers.get("hx-request") != "true" or game is None:
         return RedirectResponse(PATH, status_code=303)
     stored = await owned_game(store, session_id, game, lang)
@@ -541,7 +546,7 @@ async def examples(
         "step": step,
         "last": last,
         "game": game,
-        "piece": piece_renderer(pieces, static=True),
+        "piece": piece_renderer(pieces, lang, static=True),
         "done": describe_move(line[step - 1], game, lang) if step else None,
         "next": describe_move(game, line[step + 1], lang) if step < last else None,
         "pairs_left": (HEART_SIZE - game.removed_mask.bit_count()) // 2,
