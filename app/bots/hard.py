@@ -16,6 +16,7 @@ from app.bots import normal
 from app.bots.model import Pos, from_view, hand_scores, legal, step
 from app.rules.cards import FULL_DECK, QUEEN_OF_SPADES, cards_in
 from app.rules.deal_codes import SplitMix64
+from app.rules.hearts_core import pass_target
 
 # Simulated card plays per decision (sampled deals x candidates x cards left to play).
 PLAY_BUDGET = 12000
@@ -25,9 +26,6 @@ MAX_WORLDS = 120
 MATCH_POINT_WEIGHT = 40.0
 # A search value must beat the Normal choice by this margin to overrule it.
 NORMAL_PREFERENCE = 0.05
-
-_TARGET_OFFSET = {"left": 1, "across": 2, "right": 3}
-
 
 class SamplingError(RuntimeError):
     """No deal of the unseen cards fits what the seat knows (the view is inconsistent)."""
@@ -58,8 +56,8 @@ def sample_world(pos: Pos, view, rng: SplitMix64) -> Pos:
     need = list(view.cards_left)
     need[me] = 0
     unseen = FULL_DECK & ~(pos.played | pos.hands[me])
-    if view.passed and view.pass_direction in _TARGET_OFFSET:
-        target = (me + _TARGET_OFFSET[view.pass_direction]) & 3
+    if view.passed:
+        target = pass_target(me, view.pass_direction)
         still_there = view.passed & unseen
         world.hands[target] |= still_there
         need[target] -= still_there.bit_count()

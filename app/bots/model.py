@@ -9,30 +9,29 @@ thousands of times per second of search).
 
 from __future__ import annotations
 
-from app.rules.cards import QUEEN_OF_SPADES, SUIT_MASKS, TWO_OF_CLUBS
+from app.rules.cards import QUEEN_OF_SPADES, SUIT_MASKS
+from app.rules.hearts_core import (
+    HEARTS_MASK,
+    POINT_CARDS,
+    QUEEN_OF_SPADES_BIT,
+    highest_card,
+    legal_mask,
+    lowest_card,
+    moon_scores,
+    points_of,
+)
 
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
-HEART_MASK = SUIT_MASKS[HEARTS]
+HEART_MASK = HEARTS_MASK
 SPADE_MASK = SUIT_MASKS[SPADES]
 QS = QUEEN_OF_SPADES
-QS_BIT = 1 << QS
+QS_BIT = QUEEN_OF_SPADES_BIT
 KS_BIT = 1 << (QS + 1)
 AS_BIT = 1 << (QS + 2)
-POINT_MASK = HEART_MASK | QS_BIT
-TWO_CLUBS_BIT = 1 << TWO_OF_CLUBS
+POINT_MASK = POINT_CARDS
 ALL_SUITS_VOID = 0b1111
-
-
-def points_of(mask: int) -> int:
-    return (mask & HEART_MASK).bit_count() + (13 if mask & QS_BIT else 0)
-
-
-def highest(mask: int) -> int:
-    return mask.bit_length() - 1
-
-
-def lowest(mask: int) -> int:
-    return (mask & -mask).bit_length() - 1
+highest = highest_card
+lowest = lowest_card
 
 
 def below(card: int) -> int:
@@ -101,22 +100,11 @@ class Pos:
 
 
 def legal(pos: Pos, seat: int) -> int:
-    """The cards ``seat`` may play now (same rules as the engine: spec/hearts.md 3–6)."""
-    hand = pos.hands[seat]
+    """The cards ``seat`` may play now (the engine's own rule primitive)."""
     trick = pos.trick
-    if trick:
-        follow = hand & SUIT_MASKS[trick[0] // 13]
-        if follow:
-            return follow
-        if pos.tricks_done == 0:
-            safe = hand & ~POINT_MASK
-            return safe or hand
-        return hand
-    if pos.tricks_done == 0 and hand & TWO_CLUBS_BIT:
-        return TWO_CLUBS_BIT
-    if not pos.hearts_broken:
-        return (hand & ~HEART_MASK) or hand
-    return hand
+    return legal_mask(
+        pos.hands[seat], trick[0] // 13 if trick else -1, pos.tricks_done == 0, pos.hearts_broken
+    )
 
 
 def step(pos: Pos, card: int) -> None:
@@ -138,13 +126,7 @@ def step(pos: Pos, card: int) -> None:
         pos.turn = (seat + 1) & 3
         return
     winner, _ = pos.winning()
-    pts = 0
-    for c in trick:
-        if c // 13 == HEARTS:
-            pts += 1
-        elif c == QS:
-            pts += 13
-    pos.points[winner] += pts
+    pos.points[winner] += points_of((1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | bit)
     pos.taken[winner] += 1
     pos.trick = []
     pos.leader = winner
@@ -154,10 +136,7 @@ def step(pos: Pos, card: int) -> None:
 
 def hand_scores(points: list[int]) -> list[int]:
     """Points after the moon rule."""
-    for s in range(4):
-        if points[s] == 26:
-            return [0 if t == s else 26 for t in range(4)]
-    return points[:]
+    return list(moon_scores(points)[0])
 
 
 def from_view(view) -> Pos:

@@ -25,6 +25,7 @@ from app.bots.model import (
     lowest,
 )
 from app.rules.cards import FULL_DECK, SUIT_MASKS, cards_in
+from app.rules.hearts_core import points_of
 
 # Tip 5: the points one player must hold, alone, before the others start blocking a moon.
 MOON_WATCH = 6
@@ -203,12 +204,7 @@ def _follow(pos: Pos, legal: int, threat: int) -> int:
     trick = pos.trick
     led = trick[0] // 13
     win_seat, win = pos.winning()
-    trick_points = 0
-    for c in trick:
-        if c // 13 == HEARTS:
-            trick_points += 1
-        elif c == QS:
-            trick_points += 13
+    trick_points = points_of(sum(1 << c for c in trick))
     last = len(trick) == 3
     duck = legal & below(win)
     over = legal & above(win)
