@@ -18,15 +18,15 @@ from app.web.profile import Profile, load_profile
 from app.web.session import SCOPE_KEY
 
 
-def get_settings(request: Request) -> Settings:
+async def get_settings(request: Request) -> Settings:
     return request.app.state.settings
 
 
-def get_store(request: Request) -> GameStore:
+async def get_store(request: Request) -> GameStore:
     return request.app.state.store
 
 
-def get_session_id(request: Request) -> str:
+async def get_session_id(request: Request) -> str:
     return request.scope[SCOPE_KEY]
 
 
@@ -49,7 +49,7 @@ def language_of(request: Request, profile: Profile) -> str:
     return pick_language(request.headers.get("accept-language"))
 
 
-def get_lang(request: Request, profile: ProfileDep) -> str:
+async def get_lang(request: Request, profile: ProfileDep) -> str:
     return language_of(request, profile)
 
 
