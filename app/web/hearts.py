@@ -344,9 +344,11 @@ def render_pieces(
     token = current_language.set(lang)
     try:
         macros = templates.get_template("hearts/_pieces.html").make_module({"t": table})
+        # The trick goes first: the page holds back the scores that arrive after it until its
+        # cards have been shown one by one.
         pieces = {
-            "ht-info": macros.info(oob),
             "ht-trick": macros.trick(oob, steps or ()),
+            "ht-info": macros.info(oob),
             "ht-hand": macros.hand(oob),
             "ht-bar": macros.bar(oob),
             "ht-dialog": macros.dialog(oob),

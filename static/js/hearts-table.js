@@ -16,11 +16,27 @@
   function finishRunning() {
     if (running) running.finish();
     running = null;
+    flushDeferred();
+  }
+
+  // The scores and the hearts-broken mark change when the replayed cards have landed, not
+  // before: their new pieces wait here (the newest piece per id wins).
+  const deferred = new Map();
+  const DEFERRED = /^ht-(seat-\d|info)$/;
+  function flushDeferred() {
+    if (running || replay) return;
+    for (const [id, piece] of deferred) document.getElementById(id)?.replaceWith(piece);
+    deferred.clear();
   }
 
   // Before a new trick piece goes in: put the table back as it was, and keep the final state.
   document.addEventListener("htmx:oobBeforeSwap", (e) => {
     const old = e.detail.target;
+    if (DEFERRED.test(old?.id || "") && (replay || running)) {
+      e.detail.shouldSwap = false;
+      deferred.set(old.id, e.detail.fragment.firstElementChild.cloneNode(true));
+      return;
+    }
     if (old?.id !== "ht-trick") return;
     finishRunning();
     const fresh = e.detail.fragment.querySelector?.("#ht-trick") || e.detail.fragment.firstElementChild;
@@ -97,7 +113,7 @@
     if (el.id === "ht-trick" && replay) {
       const plan = replay;
       replay = null;
-      landed = run(el, plan);
+      landed = run(el, plan).then(flushDeferred);
     } else if (el.id === "ht-dialog") {
       landed.then(() => openDialogs(el));
     } else if (el === document.body) {
