@@ -11,6 +11,7 @@ from app.main import create_app
 from app.rules.deal_codes import DealCode
 from app.rules.heart_to_heart import HEART_SIZE, new_game, rank_name
 from app.rules.heart_to_heart_solver import solve, solve_moves
+from app.web.heart_to_heart import random_code
 from tests.web.pieces import attr, elements, top_level_ids
 
 WINNABLE = "HH1-W-AAAAAAB"
@@ -387,6 +388,19 @@ async def test_new_game_any_or_winnable(client):
     assert table.game_id != first
     response = await client.post("/heart-to-heart/new", data={"kind": "Z"})
     assert response.status_code == 400
+
+
+def test_a_random_new_game_never_starts_stuck():
+    codes = [random_code("N") for _ in range(200)]
+    assert all(new_game(code).status == "playing" for code in codes)
+    assert len(set(codes)) == 200
+    # Such deals exist (about one in ten) and their codes still deal them.
+    stuck = next(
+        code
+        for number in range(200)
+        if new_game(code := str(DealCode("HH1", "N", number))).status == "stalemate"
+    )
+    assert new_game(stuck).moves == 0
 
 
 async def test_continue_on_home_page(client):
