@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import itertools
 import secrets
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape
 from typing import Annotated
@@ -36,7 +35,16 @@ from app.store import GameStore, StoredGame
 from app.web.deps import Lang, SessionId, StoreDep
 from app.web.errors import PageError
 from app.web.games import GameEntry, register_game
-from app.web.hearts_flow import apply, moon_of, next_hand, pass_cards, play_card, start_match, undo
+from app.web.hearts_flow import (
+    Action,
+    apply,
+    moon_of,
+    next_hand,
+    pass_cards,
+    play_card,
+    start_match,
+    undo,
+)
 from app.web.i18n import SUIT_SYMBOLS, Translator, current_language, translator
 from app.web.templating import page, templates
 
@@ -596,8 +604,6 @@ def _parse_cards(text: str) -> int:
         mask |= 1 << parse_card(part)
     return mask
 
-
-Action = Callable[[HeartsMatch], list[PlayedCard]]
 
 
 async def act(
