@@ -1,0 +1,286 @@
+"""The JSON API of Heart to Heart: ``/api/heart-to-heart/...`` (contract.md, "JSON API").
+
+Same store kind, state JSON, current-game pointer, options and statistics as the pages
+(:mod:`app.web.heart_to_heart`, :mod:`app.web.heart_to_heart_flow`), so a game moves freely
+between the two. The clock: an API client has no screen, so the wall-clock time between two
+changes of a game counts as play time (the rules count it only while the game is in play).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated
+
+from fastapi import APIRouter, Body
+from fastapi.responses import JSONResponse
+
+from app.rules.deal_codes import DealCodeError, parse_deal_code
+from app.rules.heart_to_heart import (
+    GAME,
+    HEART_SIZE,
+    VARIANTS,
+    HeartToHeartGame,
+    StateError,
+    Target,
+    UndoError,
+    new_game,
+    parse_target,
+    rank_name,
+    target_text,
+)
+from app.store import GameStore, StoredGame
+from app.web.api_models import (
+    TARGET_PATTERN,
+    HeartCard,
+    HeartToHeartConflict,
+    HeartToHeartNewGame,
+    HeartToHeartOptions,
+    HeartToHeartState,
+    HeartToHeartTap,
+    PlacementHelp,
+    VersionBody,
+    error_responses,
+    matches,
+)
+from app.web.deps import Lang, ProfileDep, SessionId, StoreDep
+from app.web.errors import api_error
+from app.web.heart_to_heart import KIND, deal_error_message, load, random_code, replace_game
+from app.web.heart_to_heart_flow import (
+    DEFAULT_OPTIONS,
+    commit,
+    move_error,
+    options_of,
+    store_options,
+    undo_refusal,
+)
+from app.web.i18n import translator
+
+router = APIRouter(prefix="/api/heart-to-heart", tags=["Heart to Heart"])
+
+
+def _order(target: Target) -> tuple[int, int]:
+    return (1, 0) if isinstance(target, str) else (0, target)
+
+
+def game_state(
+    stored: StoredGame,
+    game: HeartToHeartGame,
+    options: dict[str, bool],
+    message: str | None = None,
+) -> HeartToHeartState:
+    outlined, dimmed = game.placement_help() if options["placement_help"] else ((), ())
+    selected, top = game.selected, game.waste_top
+    return HeartToHeartState(
+        game_id=stored.game_id,
+        deal=game.deal,
+        version=stored.version,
+        status=game.status,
+        score=game.score,
+        moves=game.moves,
+        elapsed_seconds=game.elapsed_seconds,
+        heart=[
+            HeartCard(pos=pos, rank=rank_name(game.rank_at(pos)), state=game.position_state(pos))
+            for pos in range(HEART_SIZE)
+        ],
+        stock_count=game.stock_count,
+        waste_count=game.waste_count,
+        waste_top=None if top is None else rank_name(top),
+        selected=None if selected is None else target_text(selected),
+        undo_depth=game.undo_depth,
+        message=message,
+        options=HeartToHeartOptions(**options),
+        help=PlacementHelp(
+            outlined=[target_text(t) for t in sorted(outlined, key=_order)],
+            dimmed=[target_text(t) for t in sorted(dimmed, key=_order)],
+        ),
+    )
+
+
+def conflict(code: str, message: str, state: HeartToHeartState) -> JSONResponse:
+    body = {"error": {"code": code, "message": message}, "state": state.model_dump(mode="json")}
+    return JSONResponse(body, status_code=409)
+
+
+def stale(stored: StoredGame, options: dict[str, bool], lang: str) -> JSONResponse:
+    message = translator(lang).gettext("The game has changed since that version; here it is now.")
+    return conflict("stale_version", message, game_state(stored, load(stored), options))
+
+
+class NotHere(Exception):
+    """No Heart to Heart game of that id for this session."""
+
+
+async def owned(store: GameStore, session_id: str, game_id: str) -> StoredGame:
+    stored = await store.get(session_id, game_id)
+    if stored is None or stored.kind != KIND:
+        raise NotHere
+    try:
+        load(stored)
+    except StateError as error:  # saved by an engine whose format this one does not read
+        raise NotHere from error
+    return stored
+
+
+def not_found(lang: str) -> JSONResponse:
+    message = translator(lang).gettext(
+        "This game does not exist here: it belongs to another browser, or it expired."
+    )
+    return api_error(404, "not_found", message)
+
+
+def count_wall_time(game: HeartToHeartGame, stored: StoredGame) -> None:
+    game.add_play_time(max(0.0, time.time() - stored.updated_at))
+
+
+def _example(status: int, description: str) -> dict:
+    """A real state as the example answer: a new game of a fixed deal."""
+    stored = StoredGame("q3J8cW1pZk9aXr2T", KIND, 1, {}, 0.0)
+    state = game_state(stored, new_game("HH1-N-AAAAAAM"), dict(DEFAULT_OPTIONS))
+    content = {"application/json": {"example": state.model_dump(mode="json")}}
+    return {status: {"description": description, "content": content}}
+
+
+@router.post(
+    "/games",
+    status_code=201,
+    response_model=HeartToHeartState,
+    responses={**_example(201, "The new game"), **error_responses(413, 422)},
+    summary="Start a game (it becomes this session's current game)",
+)
+async def create_game(
+    store: StoreDep,
+    session_id: SessionId,
+    profile: ProfileDep,
+    lang: Lang,
+    body: Annotated[HeartToHeartNewGame | None, Body()] = None,
+):
+    if body is None or body.deal is None:
+        code = random_code("N")
+    else:
+        try:
+            code = str(parse_deal_code(body.deal, GAME, VARIANTS))
+        except DealCodeError as error:
+            return api_error(422, "invalid_deal", deal_error_message(error, body.deal, lang))
+    stored = await replace_game(store, session_id, code)
+    return game_state(stored, load(stored), options_of(profile))
+
+
+@router.get(
+    "/games/{game_id}",
+    response_model=HeartToHeartState,
+    responses=error_responses(404),
+    summary="The state of a game",
+)
+async def get_game(
+    game_id: str, store: StoreDep, session_id: SessionId, profile: ProfileDep, lang: Lang
+):
+    try:
+        stored = await owned(store, session_id, game_id)
+    except NotHere:
+        return not_found(lang)
+    return game_state(stored, load(stored), options_of(profile))
+
+
+@router.post(
+    "/games/{game_id}/tap",
+    response_model=HeartToHeartState,
+    responses=error_responses(404, 409, 413, 422, conflict=HeartToHeartConflict),
+    summary="Tap a heart card, the stock or the waste, as on the page",
+    description="A tap that does nothing answers the state unchanged (same version).",
+)
+async def tap(
+    game_id: str,
+    body: HeartToHeartTap,
+    store: StoreDep,
+    session_id: SessionId,
+    profile: ProfileDep,
+    lang: Lang,
+):
+    if not matches(TARGET_PATTERN, body.target):
+        message = translator(lang).gettext(
+            "A target is heart:0 to heart:24, stock or waste."
+        )
+        return api_error(422, "invalid_target", message)
+    try:
+        stored = await owned(store, session_id, game_id)
+    except NotHere:
+        return not_found(lang)
+    options = options_of(profile)
+    if body.version is not None and body.version != stored.version:
+        return stale(stored, options, lang)
+    game = load(stored)
+    before = game.copy()
+    count_wall_time(game, stored)
+    result = game.tap(parse_target(body.target))
+    if not result.changed:
+        return game_state(stored, before, options)
+    saved = await commit(store, session_id, stored, game)
+    if saved is None:
+        return await stale_now(store, session_id, game_id, options, lang)
+    return game_state(saved, game, options, move_error(result, options, lang))
+
+
+async def stale_now(
+    store: GameStore, session_id: str, game_id: str, options: dict[str, bool], lang: str
+) -> JSONResponse:
+    """Another request changed the game between our read and our write."""
+    try:
+        stored = await owned(store, session_id, game_id)
+    except NotHere:
+        return not_found(lang)
+    return stale(stored, options, lang)
+
+
+@router.post(
+    "/games/{game_id}/undo",
+    response_model=HeartToHeartState,
+    responses=error_responses(404, 409, 413, 422, conflict=HeartToHeartConflict),
+    summary="Take back the last move",
+    description="Nothing to undo, or a won game: 409 with the state.",
+)
+async def undo(
+    game_id: str,
+    store: StoreDep,
+    session_id: SessionId,
+    profile: ProfileDep,
+    lang: Lang,
+    body: Annotated[VersionBody | None, Body()] = None,
+):
+    try:
+        stored = await owned(store, session_id, game_id)
+    except NotHere:
+        return not_found(lang)
+    options = options_of(profile)
+    if body is not None and body.version is not None and body.version != stored.version:
+        return stale(stored, options, lang)
+    game = load(stored)
+    count_wall_time(game, stored)
+    try:
+        game.undo()
+    except UndoError as error:
+        state = game_state(stored, load(stored), options)
+        return conflict(error.reason, undo_refusal(error, lang), state)
+    saved = await commit(store, session_id, stored, game)
+    if saved is None:
+        return await stale_now(store, session_id, game_id, options, lang)
+    return game_state(saved, game, options)
+
+
+@router.get(
+    "/options",
+    response_model=HeartToHeartOptions,
+    summary="This session's Heart to Heart options",
+)
+async def get_options(profile: ProfileDep):
+    return HeartToHeartOptions(**options_of(profile))
+
+
+@router.put(
+    "/options",
+    response_model=HeartToHeartOptions,
+    responses=error_responses(413, 422),
+    summary="Set this session's Heart to Heart options (the pages use them too)",
+)
+async def put_options(body: HeartToHeartOptions, store: StoreDep, session_id: SessionId):
+    await store_options(store, session_id, body.model_dump())
+    return body

@@ -1,0 +1,254 @@
+"""The JSON API of Hearts: ``/api/hearts/...`` (contract.md, "JSON API").
+
+Same store kind, state JSON, current-match pointer, bot driving and statistics as the page
+(:mod:`app.web.hearts`, :mod:`app.web.hearts_flow`). The state is built from the player's
+:class:`HeartsView` only, so no card of another hand can reach it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Body
+from fastapi.responses import JSONResponse
+
+from app.rules.cards import card_text, cards_in, parse_card
+from app.rules.hearts import HUMAN, HeartsError, HeartsMatch, PlayedCard
+from app.store import GameStore, StoredGame
+from app.web.api_models import (
+    CARD_PATTERN,
+    FinishedTrick,
+    HeartsConflict,
+    HeartsNewGame,
+    HeartsPass,
+    HeartsPlay,
+    HeartsState,
+    Play,
+    SeatState,
+    VersionBody,
+    error_responses,
+    matches,
+)
+from app.web.deps import Lang, SessionId, StoreDep
+from app.web.errors import PageError, api_error
+from app.web.hearts import (
+    KIND,
+    Loaded,
+    _error_text,
+    load_match,
+    new_match,
+    parse_code,
+    random_code,
+    seat_names,
+)
+from app.web.hearts_flow import Action, apply, next_hand, pass_cards, play_card, undo
+from app.web.i18n import translator
+
+router = APIRouter(prefix="/api/hearts", tags=["Hearts"])
+
+
+def _cards(mask: int) -> list[str]:
+    return [card_text(c) for c in cards_in(mask)]
+
+
+def _plays(plays: tuple[PlayedCard, ...]) -> list[Play]:
+    return [Play(seat=p.seat, card=card_text(p.card)) for p in plays]
+
+
+def match_state(stored: StoredGame, match: HeartsMatch, lang: str) -> HeartsState:
+    view = match.view(HUMAN)
+    names = seat_names(translator(lang))
+    return HeartsState(
+        game_id=stored.game_id,
+        deal=view.deal,
+        version=stored.version,
+        bot_level=match.bot_level,
+        phase=view.phase,
+        hand_number=view.hand_number,
+        pass_direction=view.pass_direction,
+        seats=[
+            SeatState(
+                seat=s,
+                name=names[s],
+                human=s == HUMAN,
+                cards_left=view.cards_left[s],
+                hand_points=view.hand_points[s],
+                total=view.totals[s],
+            )
+            for s in range(4)
+        ],
+        hand=_cards(view.hand),
+        # The view offers the whole hand while passing (any card may be picked); the API's
+        # `legal` is the cards that may be *played*.
+        legal=_cards(view.legal) if view.phase == "playing" else [],
+        turn=view.turn,
+        trick=_plays(view.trick),
+        tricks=[
+            FinishedTrick(
+                leader=t.leader, cards=_plays(t.cards), winner=t.winner, points=t.points
+            )
+            for t in view.tricks
+        ],
+        hearts_broken=view.hearts_broken,
+        passed=None if view.passed is None else _cards(view.passed),
+        received=None if view.received is None else _cards(view.received),
+        hand_scores=[list(scores) for scores in view.hand_scores],
+        moon=view.moon,
+        winner=view.winner,
+        undo_available=match.undo_available,
+    )
+
+
+def conflict(code: str, message: str, state: HeartsState) -> JSONResponse:
+    body = {"error": {"code": code, "message": message}, "state": state.model_dump(mode="json")}
+    return JSONResponse(body, status_code=409)
+
+
+def stale(loaded: Loaded, lang: str) -> JSONResponse:
+    message = translator(lang).gettext("The game has changed since that version; here it is now.")
+    return conflict("stale_version", message, match_state(loaded.stored, loaded.match, lang))
+
+
+def invalid_card(lang: str) -> JSONResponse:
+    message = translator(lang).gettext("A card is its rank and suit, like 10H, QS or 2C.")
+    return api_error(422, "invalid_card", message)
+
+
+async def act(
+    store: GameStore,
+    session_id: str,
+    lang: str,
+    game_id: str,
+    version: int | None,
+    action: Action,
+) -> HeartsState | JSONResponse:
+    """The player's action and the bots' answer, or 409 with the state when the version is
+    stale or the rules refuse it (nothing changed)."""
+    loaded = await load_match(store, session_id, game_id, lang)
+    if version is not None and version != loaded.stored.version:
+        return stale(loaded, lang)
+    # The match is changed in place by the action: keep the state to show if it is refused.
+    untouched = match_state(loaded.stored, loaded.match, lang)
+    try:
+        saved, _ = await apply(store, session_id, loaded.stored, loaded.match, action)
+    except HeartsError as error:
+        return conflict(error.reason, _error_text(error, translator(lang)), untouched)
+    if saved is None:  # another request changed the match first
+        return stale(await load_match(store, session_id, game_id, lang), lang)
+    return match_state(saved, loaded.match, lang)
+
+
+ACTION_RESPONSES = error_responses(404, 409, 413, 422, conflict=HeartsConflict)
+
+
+def _example(status: int, description: str) -> dict:
+    """A real state as the example answer: a new match of a fixed deal."""
+    stored = StoredGame("b7Qm2xYpL0sVd9Ke", KIND, 1, {}, 0.0)
+    state = match_state(stored, HeartsMatch.new("HT1-N-AAAAAAA"), "en")
+    content = {"application/json": {"example": state.model_dump(mode="json")}}
+    return {status: {"description": description, "content": content}}
+
+
+@router.post(
+    "/games",
+    status_code=201,
+    response_model=HeartsState,
+    responses={**_example(201, "The new match"), **error_responses(413, 422)},
+    summary="Start a match (it becomes this session's current match)",
+)
+async def create_match(
+    store: StoreDep,
+    session_id: SessionId,
+    lang: Lang,
+    body: Annotated[HeartsNewGame | None, Body()] = None,
+):
+    if body is None or body.deal is None:
+        code = random_code("N")
+    else:
+        try:
+            code = parse_code(body.deal, translator(lang))
+        except PageError as error:
+            return api_error(422, "invalid_deal", error.message)
+    stored = await new_match(store, session_id, code)
+    return match_state(stored, HeartsMatch.from_json(stored.state), lang)
+
+
+@router.get(
+    "/games/{game_id}",
+    response_model=HeartsState,
+    responses=error_responses(404),
+    summary="The state of a match, as the player may see it",
+)
+async def get_match(game_id: str, store: StoreDep, session_id: SessionId, lang: Lang):
+    loaded = await load_match(store, session_id, game_id, lang)
+    return match_state(loaded.stored, loaded.match, lang)
+
+
+@router.post(
+    "/games/{game_id}/pass",
+    response_model=HeartsState,
+    responses=ACTION_RESPONSES,
+    summary="Pass three cards; the bots then pass and play up to the player's turn",
+)
+async def pass_three(
+    game_id: str, body: HeartsPass, store: StoreDep, session_id: SessionId, lang: Lang
+):
+    if not all(matches(CARD_PATTERN, text) for text in body.cards):
+        return invalid_card(lang)
+    mask = 0
+    for text in body.cards:
+        mask |= 1 << parse_card(text)
+    return await act(
+        store, session_id, lang, game_id, body.version, lambda match: pass_cards(match, mask)
+    )
+
+
+@router.post(
+    "/games/{game_id}/play",
+    response_model=HeartsState,
+    responses=ACTION_RESPONSES,
+    summary="Play a card; the bots then play until the player's turn or the hand's end",
+)
+async def play(
+    game_id: str, body: HeartsPlay, store: StoreDep, session_id: SessionId, lang: Lang
+):
+    if not matches(CARD_PATTERN, body.card):
+        return invalid_card(lang)
+    card = parse_card(body.card)
+    return await act(
+        store, session_id, lang, game_id, body.version, lambda match: play_card(match, card)
+    )
+
+
+@router.post(
+    "/games/{game_id}/undo",
+    response_model=HeartsState,
+    responses=ACTION_RESPONSES,
+    summary="Take back the player's last play of this hand (and the bots' plays after it)",
+)
+async def undo_play(
+    game_id: str,
+    store: StoreDep,
+    session_id: SessionId,
+    lang: Lang,
+    body: Annotated[VersionBody | None, Body()] = None,
+):
+    version = None if body is None else body.version
+    return await act(store, session_id, lang, game_id, version, undo)
+
+
+@router.post(
+    "/games/{game_id}/next-hand",
+    response_model=HeartsState,
+    responses=ACTION_RESPONSES,
+    summary="Deal the next hand after a hand is over",
+)
+async def deal_next_hand(
+    game_id: str,
+    store: StoreDep,
+    session_id: SessionId,
+    lang: Lang,
+    body: Annotated[VersionBody | None, Body()] = None,
+):
+    version = None if body is None else body.version
+    return await act(store, session_id, lang, game_id, version, next_hand)

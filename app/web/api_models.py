@@ -1,0 +1,252 @@
+"""Pydantic models of the JSON API (``shared/spec/contract.md``, "JSON API"): every request
+body and every answer, so ``/openapi.json`` describes the API whole.
+
+Request bodies are strict (no "5" for 5, no "true" for true) and refuse unknown fields. Cards,
+targets are plain strings whose pattern the schema shows, deal codes are read as the pages read
+them; the routes check them and answer 422 with a message in the player's language.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+CARD_PATTERN = r"^(A|[2-9]|10|J|Q|K)[CDHS]$"
+TARGET_PATTERN = r"^(heart:(1?[0-9]|2[0-4])|stock|waste)$"
+HH_DEAL_PATTERN = r"^HH1-[NW]-[A-Z]{7}$"
+HT_DEAL_PATTERN = r"^HT1-[ENH]-[A-Z]{7}$"
+RANK_PATTERN = r"^(A|[2-9]|10|J|Q|K)$"
+# The longest a version can be (store versions count changes, from 1).
+MAX_VERSION = 2**53 - 1
+
+
+def matches(pattern: str, text: str) -> bool:
+    return re.fullmatch(pattern, text) is not None
+
+
+def _pattern(pattern: str, **extra: Any) -> Any:
+    """A string field that documents ``pattern`` (the route checks it, with a better message)."""
+    return Field(max_length=40, json_schema_extra={"pattern": pattern}, **extra)
+
+
+class Request(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+VersionField = Annotated[
+    int | None,
+    Field(
+        ge=0,
+        le=MAX_VERSION,
+        description="The state version the client acts on; when it is not the current one "
+        "the answer is 409 with the current state and nothing changes.",
+    ),
+]
+
+
+class VersionBody(Request):
+    version: VersionField = None
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"version": 7}]})
+
+
+# -- errors ----------------------------------------------------------------------------------
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(description="A stable key, e.g. not_found, invalid_card, follow_suit.")
+    message: str = Field(description="What is wrong, in the player's language.")
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorDetail
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [{"error": {"code": "not_found", "message": "This game does not exist."}}]
+        }
+    )
+
+
+# -- Heart to Heart --------------------------------------------------------------------------
+
+
+class HeartToHeartNewGame(Request):
+    deal: Annotated[
+        str | None,
+        Field(
+            max_length=40,
+            description="A deal code like HH1-N-AAAAAAM (N: any deal, W: a deal that can be "
+            "won; letter case and surrounding spaces do not matter); a random N deal when "
+            "left out.",
+        ),
+    ] = None
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"deal": "HH1-N-AAAAAAM"}]})
+
+
+class HeartToHeartTap(Request):
+    target: Annotated[
+        str,
+        _pattern(
+            TARGET_PATTERN, description="A heart position heart:0 … heart:24, stock or waste."
+        ),
+    ]
+    version: VersionField = None
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"target": "heart:24", "version": 3}, {"target": "stock"}]}
+    )
+
+
+class HeartToHeartOptions(Request):
+    move_errors: bool = Field(description="Say “Must be same rank” after a mismatched tap.")
+    placement_help: bool = Field(description="Outline the cards that can pair, dim the others.")
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"move_errors": True, "placement_help": False}]}
+    )
+
+
+class HeartCard(BaseModel):
+    pos: int = Field(ge=0, le=24)
+    rank: str = Field(pattern=RANK_PATTERN)
+    state: Literal["covered", "free", "removed"]
+
+
+class PlacementHelp(BaseModel):
+    outlined: list[str] = Field(description="Targets placement help outlines now.")
+    dimmed: list[str] = Field(description="Targets placement help dims now.")
+
+
+class HeartToHeartState(BaseModel):
+    game_id: str
+    deal: str = Field(pattern=HH_DEAL_PATTERN)
+    version: int = Field(ge=1)
+    status: Literal["playing", "won", "stalemate"]
+    score: int = Field(ge=0)
+    moves: int = Field(ge=0)
+    elapsed_seconds: int = Field(ge=0)
+    heart: list[HeartCard] = Field(min_length=25, max_length=25)
+    stock_count: int = Field(ge=0)
+    waste_count: int = Field(ge=0)
+    waste_top: str | None = Field(pattern=RANK_PATTERN)
+    selected: str | None = Field(pattern=TARGET_PATTERN)
+    undo_depth: int = Field(ge=0, le=100)
+    message: str | None = Field(description="The move-error text right after the tap.")
+    options: HeartToHeartOptions
+    help: PlacementHelp
+
+
+class HeartToHeartConflict(BaseModel):
+    """409: a stale version, or an undo with nothing to take back; nothing changed."""
+
+    error: ErrorDetail
+    state: HeartToHeartState
+
+
+# -- Hearts ----------------------------------------------------------------------------------
+
+Card = Annotated[str, _pattern(CARD_PATTERN)]
+
+
+class HeartsNewGame(Request):
+    deal: Annotated[
+        str | None,
+        Field(
+            max_length=40,
+            description="A match code like HT1-N-AAAAAAA (the letter is the bots' level: E, "
+            "N or H; letter case and surrounding spaces do not matter); a random Normal match "
+            "when left out.",
+        ),
+    ] = None
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"deal": "HT1-N-AAAAAAA"}]})
+
+
+class HeartsPass(Request):
+    cards: list[Card] = Field(max_length=13, description="The three cards to pass.")
+    version: VersionField = None
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"cards": ["QS", "AS", "KH"]}]})
+
+
+class HeartsPlay(Request):
+    card: Card
+    version: VersionField = None
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"card": "2C", "version": 4}]})
+
+
+Seat = Annotated[int, Field(ge=0, le=3)]
+ShownCard = Annotated[str, Field(pattern=CARD_PATTERN)]
+
+
+class SeatState(BaseModel):
+    seat: Seat
+    name: str
+    human: bool
+    cards_left: int = Field(ge=0, le=13)
+    hand_points: int = Field(ge=0, le=26)
+    total: int = Field(ge=0)
+
+
+class Play(BaseModel):
+    seat: Seat
+    card: ShownCard
+
+
+class FinishedTrick(BaseModel):
+    leader: Seat
+    cards: list[Play] = Field(min_length=4, max_length=4)
+    winner: Seat
+    points: int = Field(ge=0, le=26)
+
+
+class HeartsState(BaseModel):
+    game_id: str
+    deal: str = Field(pattern=HT_DEAL_PATTERN)
+    version: int = Field(ge=1)
+    bot_level: Literal["easy", "normal", "hard"]
+    phase: Literal["passing", "playing", "hand_over", "match_over"]
+    hand_number: int = Field(ge=1)
+    pass_direction: Literal["left", "right", "across", "none"]
+    seats: list[SeatState] = Field(min_length=4, max_length=4)
+    hand: list[ShownCard] = Field(max_length=13)
+    legal: list[ShownCard] = Field(max_length=13)
+    turn: Seat | None
+    trick: list[Play] = Field(max_length=3)
+    tricks: list[FinishedTrick] = Field(max_length=13)
+    hearts_broken: bool
+    passed: list[ShownCard] | None
+    received: list[ShownCard] | None
+    hand_scores: list[list[int]]
+    moon: Seat | None
+    winner: Seat | None
+    undo_available: bool
+
+
+class HeartsConflict(BaseModel):
+    """409: a stale version or an action the rules refuse; nothing changed."""
+
+    error: ErrorDetail
+    state: HeartsState
+
+
+def error_responses(*statuses: int, conflict: type[BaseModel] | None = None) -> dict:
+    """The documented error answers of a route (they all share the error shape)."""
+    described = {
+        404: "No such game for this session (another session's game does not exist here).",
+        409: "Stale version or an action the rules refuse; the current state is under state.",
+        413: "The request body is over 16 KB.",
+        422: "Malformed input.",
+    }
+    return {
+        status: {
+            "model": conflict if status == 409 and conflict else ErrorResponse,
+            "description": described[status],
+        }
+        for status in statuses
+    }
