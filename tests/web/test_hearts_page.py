@@ -188,6 +188,7 @@ async def test_illegal_play_changes_nothing(client: httpx.AsyncClient, app: Fast
         )
         assert response.status_code == 409
         assert says in response.text
+        assert_no_hidden_card(response.text, match)
         stored_after, _ = await stored_match(client, app, page.game_id)
         assert stored_after.version == stored_before.version
         assert stored_after.state == stored_before.state
@@ -233,7 +234,8 @@ async def test_stale_version_and_double_tap_apply_once(
     assert second.status_code == 409
     for piece in ("ht-hand", "ht-trick", "ht-seat-0", "ht-bar", "ht-version"):
         assert f'id="{piece}"' in second.text
-    stored, _ = await stored_match(client, app, page.game_id)
+    stored, match = await stored_match(client, app, page.game_id)
+    assert_no_hidden_card(second.text, match)
     assert stored.version == page.version + 1
     assert version_in(second.text) == stored.version
     garbage = await post(client, f"/hearts/{page.game_id}/play", card=card, version="x")
