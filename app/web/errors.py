@@ -40,10 +40,18 @@ _MESSAGES = {
 class PageError(HTTPException):
     """A 4xx page with a specific, already translated message (e.g. a bad deal code)."""
 
-    def __init__(self, status_code: int, message: str, *, title: str | None = None) -> None:
+    def __init__(
+        self,
+        status_code: int,
+        message: str,
+        *,
+        title: str | None = None,
+        link: tuple[str, str] | None = None,
+    ) -> None:
         super().__init__(status_code, message)
         self.message = message
         self.title = title
+        self.link = link  # (href, label): the page's main way on, besides the home page
 
 
 def api_error(status: int, code: str, message: str) -> JSONResponse:
@@ -63,13 +71,20 @@ async def _language(request: Request) -> str:
     return language_of(request, profile)
 
 
-async def error_page(request: Request, status: int, message: str | None, title: str | None):
+async def error_page(
+    request: Request,
+    status: int,
+    message: str | None,
+    title: str | None,
+    link: tuple[str, str] | None = None,
+):
     lang = await _language(request)
     gettext = translator(lang).gettext
     context = {
         "status": status,
         "title": title or gettext(_TITLES.get(status, "Something went wrong")),
         "message": message or gettext(_MESSAGES.get(status, "")),
+        "link": link,
     }
     return page(request, "error.html", context, lang, status=status)
 
@@ -81,7 +96,7 @@ async def http_exception_handler(request: Request, exc: HTTPException) -> Respon
         )
         return api_error(exc.status_code, code, str(exc.detail))
     if isinstance(exc, PageError):
-        return await error_page(request, exc.status_code, exc.message, exc.title)
+        return await error_page(request, exc.status_code, exc.message, exc.title, exc.link)
     return await error_page(request, exc.status_code, None, None)
 
 

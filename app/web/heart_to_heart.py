@@ -335,10 +335,12 @@ def parse_code(text: str, lang: str) -> str:
     try:
         return str(parse_deal_code(text, GAME, VARIANTS))
     except DealCodeError as error:
+        t = translator(lang)
         raise PageError(
             400,
             deal_error_message(error, text, lang),
-            title=translator(lang).gettext("This deal code cannot be used"),
+            title=t.gettext("This deal code cannot be used"),
+            link=(PATH, t.gettext("Play Heart to Heart")),
         ) from error
 
 
