@@ -1,10 +1,12 @@
 """Hostile input and the browser-side protections, on the real app (in process, through httpx;
 the chunked body also against a real uvicorn).
 
-Cookies signed, HttpOnly, SameSite=Lax, Secure when configured; cross-origin state changes
-refused; the CSP (and what it forbids: inline script, inline style) honoured by every page;
-oversize bodies refused; deal codes bounded; user-supplied text never reflected unescaped;
-nothing a client sends answered with a 5xx.
+tests/web/test_core.py covers the basics on the language switch (cookie attributes, one forged
+cookie, cross-origin refusal, body limits, CSP headers on a few pages); these add the games:
+forged and foreign-key cookies never reach a game, a refused tap changes nothing, every page
+and fragment keeps to the CSP (no inline script, style or event handler), a chunked oversize
+body on a real server, deal codes bounded, HTML in URLs, headers and form fields never
+reflected unescaped, and no hostile value answered with a 5xx.
 """
 
 from __future__ import annotations
@@ -46,16 +48,8 @@ def set_cookie(response: httpx.Response) -> str:
     return cookies[0]
 
 
-async def test_session_cookie_attributes(client: httpx.AsyncClient) -> None:
-    cookie = set_cookie(await client.get("/"))
-    attributes = [part.strip().lower() for part in cookie.split(";")]
-    assert "httponly" in attributes and "samesite=lax" in attributes and "path=/" in attributes
-    assert "secure" not in attributes
-    # The value is the id and its signature, never anything readable about the player.
-    assert re.fullmatch(rf"{COOKIE_NAME}=[\w-]+\.[\w-]+", cookie.split(";")[0])
-
-
 async def test_secure_cookies_from_the_environment(monkeypatch, tmp_path) -> None:
+    """The contract's variable itself (tests/web/test_core.py sets the field directly)."""
     monkeypatch.setenv("CARDROOM_SECURE_COOKIES", "true")
     monkeypatch.setenv("CARDROOM_SECRET_KEY", "k")
     monkeypatch.setenv("CARDROOM_STORE_URL", f"sqlite:///{tmp_path / 'c.sqlite3'}")
@@ -118,12 +112,9 @@ async def test_cross_origin_state_changes_are_refused(client: httpx.AsyncClient,
     refused = await tap(client, game_id, version, **headers)
     assert refused.status_code == 403
     assert refused.json()["error"]["code"] == "cross_origin"
-    language = await client.post("/lang", data={"lang": "vi"}, headers=headers)
-    assert language.status_code == 403
-    # Nothing changed: the same version still applies, and the page is still in English.
+    # Nothing changed: the same version still applies.
     applied = await tap(client, game_id, version)
     assert H2H_STALE not in applied.text and h2h_version(applied.text) == version + 1
-    assert '<html lang="en">' in (await client.get("/")).text
 
 
 @pytest.mark.parametrize("headers", [
@@ -185,20 +176,14 @@ async def test_fragments_and_refusals_carry_the_headers(client: httpx.AsyncClien
 # --- sizes -----------------------------------------------------------------------------------
 
 
-async def test_oversize_bodies_are_refused(client: httpx.AsyncClient) -> None:
+async def test_oversize_bodies_leave_the_game_alone(client: httpx.AsyncClient) -> None:
     game_id, version = await h2h_game(client)
     url = f"/heart-to-heart/g/{game_id}/tap"
     form = f"target=stock&version={version}&pad=".encode()
-    big = form + b"x" * MAX_BODY
-
-    async def chunks():
-        for start in range(0, len(big), 1000):
-            yield big[start:start + 1000]
-
     headers = {**HX, "content-type": "application/x-www-form-urlencoded"}
-    assert (await client.post(url, content=big, headers=headers)).status_code == 413
-    assert (await client.post(url, content=chunks(), headers=headers)).status_code == 413
-    # A lying Content-Length is refused too, and nothing was applied.
+    big = await client.post(url, content=form + b"x" * MAX_BODY, headers=headers)
+    assert big.status_code == 413
+    # A lying Content-Length is refused too.
     lying = {**headers, "content-length": "9" * 30}
     assert (await client.post(url, content=form, headers=lying)).status_code in (400, 413)
     assert h2h_board((await client.get("/heart-to-heart")).text)[1] == version
@@ -284,9 +269,8 @@ async def test_html_in_form_fields_is_not_reflected(client: httpx.AsyncClient) -
             assert "<img" not in answer.headers.get("location", "")
 
 
-@pytest.mark.parametrize("target", [XSS, "//evil.example/", "/\\evil.example", "https://evil.example",
-                                    "/heart-to-heart\r\nSet-Cookie: x=1"])
-async def test_language_switch_never_redirects_away(client: httpx.AsyncClient, target) -> None:
+@pytest.mark.parametrize("target", [XSS, "/heart-to-heart\r\nSet-Cookie: x=1", "/" + XSS])
+async def test_language_switch_target_is_never_reflected_raw(client, target) -> None:
     answer = await client.post("/lang", data={"lang": "en", "next": target})
     assert answer.status_code == 303
     location = answer.headers["location"]
