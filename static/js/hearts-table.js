@@ -19,13 +19,13 @@
     flushDeferred();
   }
 
-  // The scores and the hearts-broken mark change when the replayed cards have landed, not
-  // before: their new pieces wait here (the newest piece per id wins).
+  // The scores, the hearts-broken mark and the narration change when the replayed cards have
+  // landed, not before: their new pieces wait here (the newest piece per id wins).
   const deferred = new Map();
-  const DEFERRED = /^ht-(seat-\d|info)$/;
+  const DEFERRED = /^(ht-seat-\d|ht-info|status)$/;
   function flushDeferred() {
     if (running || replay) return;
-    for (const [id, piece] of deferred) document.getElementById(id)?.replaceWith(piece);
+    for (const apply of deferred.values()) apply();
     deferred.clear();
   }
 
@@ -34,7 +34,14 @@
     const old = e.detail.target;
     if (DEFERRED.test(old?.id || "") && (replay || running)) {
       e.detail.shouldSwap = false;
-      deferred.set(old.id, e.detail.fragment.firstElementChild.cloneNode(true));
+      if (old.id === "status") {
+        // The live region stays; only its words change (so screen readers read them).
+        const words = e.detail.fragment.textContent;
+        deferred.set(old.id, () => { old.textContent = words; });
+      } else {
+        const piece = e.detail.fragment.firstElementChild.cloneNode(true);
+        deferred.set(old.id, () => document.getElementById(old.id)?.replaceWith(piece));
+      }
       return;
     }
     if (old?.id !== "ht-trick") return;
