@@ -355,7 +355,7 @@ def test_stalemate_dialog_then_undo_out_of_it(new_page, axe, device, lang):
     dialog = page.locator("dialog[open]")
     expect(dialog).to_have_count(1)
     expect(dialog.get_by_role("heading")).to_have_text(TEXT["no_moves"][lang])
-    assert dialog.evaluate("d => d.matches(':modal')"), "the dialog must be modal"
+    expect(page.locator("dialog:modal")).to_have_count(1)
     assert_no_axe_violations(axe, page, f"no-more-moves dialog ({lang})")
 
     press_and_wait(page, dialog.get_by_role("button", name=TEXT["undo"][lang]), device)

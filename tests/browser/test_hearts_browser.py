@@ -1,0 +1,321 @@
+"""Hearts in Chromium, on a touch phone and a desktop, in Vietnamese and English.
+
+A copy of the match runs beside the page with the same engine and bots (the bots decide from
+the match state alone, so the copy plays exactly what the server plays): after each pass,
+play or undo on the page, the page must show the copy's hand, table, turn and scores.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+from browser_kit import (
+    assert_no_axe_violations,
+    card_name,
+    htmx_done,
+    poll_equal,
+    press,
+    press_and_wait,
+    screenshot,
+)
+from hearts_mirror import Mirror, pass_choice
+from playwright.sync_api import Page, expect
+
+from app.rules.cards import card_text, cards_in
+from app.rules.deal_codes import DealCode
+
+pytestmark = pytest.mark.browser
+
+TEXT = {
+    "undo": {"vi": "Đi lại", "en": "Undo"},
+    "pass_left": {"vi": "Chuyền sang trái", "en": "Pass left"},
+}
+
+
+def code(number: int) -> str:
+    return str(DealCode("HT1", "N", number))
+
+
+@cache
+def mid_trick_deal() -> str:
+    """The first deal where, after passing, the player's first turn comes mid-trick with at
+    least two playable cards and at least one that cannot be played."""
+    for number in range(1000):
+        mirror = Mirror(code(number))
+        mirror.pass_cards(pass_choice(mirror.match))
+        if mirror.view.trick and len(mirror.legal()) >= 2 and mirror.dimmed():
+            return code(number)
+    raise AssertionError("no deal found")
+
+
+TABLE_JS = """() => {
+  const hand = Array.from(document.querySelectorAll("#ht-hand button[data-card]"), (b) => ({
+    card: b.dataset.card,
+    dimmed: b.getAttribute("aria-disabled") === "true",
+    received: b.dataset.received === "true",
+    name: b.getAttribute("aria-label"),
+  })).sort((a, b) => (a.card < b.card ? -1 : 1));
+  const table = Array.from(document.querySelectorAll("#ht-trick [data-card][data-seat]"),
+    (c) => ({seat: Number(c.dataset.seat), card: c.dataset.card, won: c.dataset.won === "true"}));
+  const turn = document.querySelector('.ht-seat[aria-current="true"]');
+  return {
+    phase: document.getElementById("ht-hand").dataset.phase,
+    hand, table,
+    turn: turn ? Number(turn.dataset.seat) : null,
+    broken: document.querySelector(".ht-broken").dataset.on === "true",
+  };
+}"""
+
+
+def expected_table(view, lang: str) -> dict:
+    received = view.received if view.received and not view.tricks else 0
+    hand = [
+        {
+            "card": card_text(c),
+            "dimmed": view.phase != "passing" and not view.legal >> c & 1,
+            "received": bool(received >> c & 1),
+            "name": card_name(card_text(c), lang),
+        }
+        for c in cards_in(view.hand)
+    ]
+    hand.sort(key=lambda card: card["card"])
+    shown, winner = view.trick, None
+    if not shown and view.tricks:  # a finished trick stays until the next card
+        shown, winner = view.tricks[-1].cards, view.tricks[-1].winner
+    table = [
+        {"seat": p.seat, "card": card_text(p.card), "won": p.seat == winner}
+        for p in sorted(shown, key=lambda p: p.seat)
+    ]
+    return {
+        "phase": view.phase, "hand": hand, "table": table, "turn": view.turn,
+        "broken": view.hearts_broken,
+    }
+
+
+def assert_table(page: Page, mirror: Mirror, lang: str, what: str) -> None:
+    poll_equal(page, TABLE_JS, expected_table(mirror.view, lang), what)
+
+
+def card(page: Page, code: str):
+    return page.locator(f'#ht-hand button[data-card="{code}"]')
+
+
+def open_match(page: Page, deal: str) -> None:
+    page.goto(f"/hearts/deal/{deal}")
+    expect(page.locator('[data-info="deal"]')).to_have_text(deal)
+
+
+def pass_by_pressing(page: Page, device: str, lang: str, mirror: Mirror) -> None:
+    chosen = pass_choice(mirror.match)
+    for code_ in chosen:
+        press(card(page, code_), device)
+        expect(card(page, code_)).to_have_attribute("aria-pressed", "true")
+    button = page.get_by_role("button", name=TEXT["pass_left"][lang])
+    expect(button).to_be_enabled()
+    press_and_wait(page, button, device)
+    mirror.pass_cards(chosen)
+    assert_table(page, mirror, lang, "after the exchange")
+
+
+def play(page: Page, device: str, mirror: Mirror, code_: str) -> list[tuple[int, str]]:
+    """Play a card as the device does: a click, or on a phone a tap to lift and one to play."""
+    if device == "phone":
+        press(card(page, code_), device)
+        expect(card(page, code_)).to_have_attribute("aria-pressed", "true")
+    press_and_wait(page, card(page, code_), device)
+    return mirror.play(code_)
+
+
+# Records every card that lands on the table, in order, as [seat, card].
+WATCH_TABLE_JS = """() => {
+  window.__landed = [];
+  new MutationObserver((records) => {
+    for (const r of records) for (const node of r.addedNodes)
+      if (node.dataset && node.dataset.card && node.dataset.seat)
+        window.__landed.push([Number(node.dataset.seat), node.dataset.card]);
+  }).observe(document.querySelector(".ht-table"), {childList: true, subtree: true});
+}"""
+
+
+# --- tests -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("device", "lang"), [("phone", "vi"), ("desktop", "en")])
+def test_pass_three_cards_by_pressing(new_page, device, lang):
+    deal = mid_trick_deal()
+    page = new_page(device, lang)
+    open_match(page, deal)
+    mirror = Mirror(deal)
+    assert_table(page, mirror, lang, "the dealt hand, nothing dimmed while passing")
+    chosen = pass_choice(mirror.match)
+    count = page.locator(".ht-count")
+    pass_button = page.get_by_role("button", name=TEXT["pass_left"][lang])
+    expect(pass_button).to_be_disabled()
+
+    for code_ in chosen:
+        press(card(page, code_), device)
+    expect(count).to_have_text("3/3")
+    expect(pass_button).to_be_enabled()
+    # A fourth card is refused until one of the three is put back.
+    extra = next(c for c in mirror.legal() if c not in chosen)
+    press(card(page, extra), device)
+    expect(card(page, extra)).to_have_attribute("aria-pressed", "false")
+    press(card(page, chosen[0]), device)
+    expect(card(page, chosen[0])).to_have_attribute("aria-pressed", "false")
+    expect(count).to_have_text("2/3")
+    expect(pass_button).to_be_disabled()
+    press(card(page, chosen[0]), device)
+    expect(page.locator('#ht-hand [aria-pressed="true"]')).to_have_count(3)
+
+    press_and_wait(page, pass_button, device)
+    mirror.pass_cards(chosen)
+    assert_table(page, mirror, lang, "the exchange made, bots played up to the player")
+    for code_ in chosen:
+        expect(card(page, code_)).to_have_count(0)
+    expect(page.locator('#ht-hand [data-received="true"]')).to_have_count(3)
+
+
+@pytest.mark.parametrize("lang", ["vi", "en"])
+def test_phone_first_tap_lifts_second_plays(new_page, lang):
+    deal = mid_trick_deal()
+    page = new_page("phone", lang)
+    open_match(page, deal)
+    mirror = Mirror(deal)
+    pass_by_pressing(page, "phone", lang, mirror)
+    plays = []
+    page.on("request", lambda r: plays.append(r) if r.url.endswith("/play") else None)
+    first, second = mirror.legal()[:2]
+    dimmed = mirror.dimmed()[0]
+
+    # A dimmed card does nothing, even when tapped.
+    card(page, dimmed).tap(force=True)
+    card(page, first).tap()
+    expect(card(page, first)).to_have_attribute("aria-pressed", "true")
+    expect(card(page, dimmed)).not_to_have_attribute("aria-pressed", "true")
+    # Tapping another card lifts that one instead.
+    card(page, second).tap()
+    expect(card(page, second)).to_have_attribute("aria-pressed", "true")
+    expect(card(page, first)).not_to_have_attribute("aria-pressed", "true")
+    assert not plays, "a first tap must only lift the card"
+    expect(card(page, dimmed)).to_have_count(1)
+
+    page.evaluate(WATCH_TABLE_JS)
+    press_and_wait(page, card(page, second), "phone")
+    landing = mirror.play(second)
+    assert len(plays) == 1
+    assert_table(page, mirror, lang, "the card played, then the bots' cards")
+    # The bots' cards came one at a time, in the order they were played.
+    landed = [tuple(x) for x in page.evaluate("window.__landed")]
+    assert landed[: len(landing)] == landing
+    if lang == "en":
+        screenshot(page, "hearts-phone.png")
+
+
+@pytest.mark.parametrize("lang", ["vi", "en"])
+def test_desktop_arrows_and_enter(new_page, lang):
+    deal = mid_trick_deal()
+    page = new_page("desktop", lang)
+    open_match(page, deal)
+    mirror = Mirror(deal)
+    order = page.locator("#ht-hand button[data-card]")
+    focused = "() => document.activeElement.dataset.card"
+
+    # Passing by keyboard: arrows along the hand, Space or Enter toggles a card.
+    chosen = pass_choice(mirror.match)
+    codes = order.evaluate_all("cards => cards.map((c) => c.dataset.card)")
+    order.first.focus()
+    for i, code_ in enumerate(codes):
+        assert page.evaluate(focused) == code_
+        if code_ in chosen:
+            page.keyboard.press("Space" if i % 2 else "Enter")
+            expect(card(page, code_)).to_have_attribute("aria-pressed", "true")
+        page.keyboard.press("ArrowRight")
+    press_and_wait(page, page.get_by_role("button", name=TEXT["pass_left"][lang]), "desktop")
+    mirror.pass_cards(chosen)
+    assert_table(page, mirror, lang, "passed by keyboard")
+
+    # Playing: the arrows reach every card, dimmed ones too; Enter plays the one reached.
+    codes = order.evaluate_all("cards => cards.map((c) => c.dataset.card)")
+    target = mirror.legal()[-1]
+    order.first.focus()
+    for code_ in codes[1 : codes.index(target) + 1]:
+        page.keyboard.press("ArrowRight")
+        assert page.evaluate(focused) == code_
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(focused) == target
+    before = htmx_done(page)
+    page.keyboard.press("Enter")
+    page.wait_for_function("n => window.__htmxDone > n", arg=before)
+    mirror.play(target)
+    assert_table(page, mirror, lang, "the card reached by the arrows was played")
+    expect(card(page, target)).to_have_count(0)
+    if lang == "en":
+        screenshot(page, "hearts-desktop.png")
+
+
+@pytest.mark.parametrize(("device", "lang"), [("phone", "vi"), ("desktop", "en")])
+def test_undo_takes_back_the_last_card(new_page, device, lang):
+    deal = mid_trick_deal()
+    page = new_page(device, lang)
+    open_match(page, deal)
+    mirror = Mirror(deal)
+    pass_by_pressing(page, device, lang, mirror)
+    before = expected_table(mirror.view, lang)
+    played = mirror.legal()[0]
+    play(page, device, mirror, played)
+    assert_table(page, mirror, lang, "played")
+
+    press_and_wait(page, page.get_by_role("button", name=TEXT["undo"][lang]), device)
+    mirror.match.undo()
+    assert expected_table(mirror.view, lang) == before
+    assert_table(page, mirror, lang, "undo: the card is back in the hand, the bots' too")
+    expect(card(page, played)).to_have_count(1)
+
+
+@pytest.mark.parametrize(("device", "lang"), [("phone", "en"), ("desktop", "vi")])
+def test_reopen_mid_trick_shows_the_same_table(new_page, device, lang):
+    deal = mid_trick_deal()
+    page = new_page(device, lang)
+    open_match(page, deal)
+    mirror = Mirror(deal)
+    pass_by_pressing(page, device, lang, mirror)
+    # Play on until a trick is under way at the player's turn, with one trick already taken.
+    while not (mirror.view.tricks and mirror.view.trick):
+        play(page, device, mirror, mirror.legal()[0])
+    assert_table(page, mirror, lang, "mid-trick")
+    seen = page.evaluate(TABLE_JS)
+    seats = page.locator(".ht-seat").all_inner_texts()
+
+    context = page.context
+    page.close()
+    page = context.new_page()
+    page.goto("/hearts")
+    assert_table(page, mirror, lang, "the same table after reopening")
+    assert page.evaluate(TABLE_JS) == seen
+    assert page.locator(".ht-seat").all_inner_texts() == seats
+
+
+@pytest.mark.parametrize(("device", "lang"), [("desktop", "vi"), ("phone", "en")])
+def test_play_a_hand_to_the_score_table(new_page, axe, device, lang):
+    deal = mid_trick_deal()
+    page = new_page(device, lang)
+    open_match(page, deal)
+    mirror = Mirror(deal)
+    pass_by_pressing(page, device, lang, mirror)
+    while mirror.view.phase == "playing":
+        play(page, device, mirror, mirror.legal()[0])
+    assert mirror.view.phase == "hand_over"
+
+    dialog = page.locator("#ht-end-dialog")
+    expect(dialog).to_be_visible()
+    expect(page.locator("#ht-end-dialog:modal")).to_be_visible()
+    expect(dialog.get_by_role("heading")).to_contain_text("1")
+    rows = dialog.locator("tbody tr")
+    expect(rows).to_have_count(1)
+    scores = mirror.view.hand_scores[0]
+    expect(rows.first.locator("td")).to_have_text([str(s) for s in scores])
+    expect(dialog.locator("tfoot td")).to_have_text([str(s) for s in mirror.view.totals])
+    assert sum(scores) in (26, 78), "26 points a hand, or 3 × 26 after a moon"
+    assert_no_axe_violations(axe, page, f"hand-over dialog ({lang}, {device})")
