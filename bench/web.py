@@ -114,11 +114,13 @@ def wait_until_up(process: subprocess.Popen, base_url: str, log_path: Path) -> N
     raise RuntimeError("uvicorn did not answer /healthz in time")
 
 
-def browser(base_url: str, connections: int = 1) -> httpx.AsyncClient:
-    """One player's browser: its own cookie jar, keep-alive connections, English pages."""
-    limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
-    return httpx.AsyncClient(base_url=base_url, limits=limits, timeout=60,
-                             headers={"accept-language": "en"})
+ONE_CONNECTION = httpx.Limits(max_connections=1, max_keepalive_connections=1)
+
+
+def browser(base_url: str, transport: httpx.AsyncBaseTransport | None = None) -> httpx.AsyncClient:
+    """One player's browser: its own cookie jar, one keep-alive connection, English pages."""
+    return httpx.AsyncClient(base_url=base_url, limits=ONE_CONNECTION, transport=transport,
+                             timeout=60, headers={"accept-language": "en"})
 
 
 # --- players ---------------------------------------------------------------------------------

@@ -1,0 +1,210 @@
+"""Load: hundreds of simulated players against uvicorn on loopback (issue 8; figures in
+bench/README.md, "Load").
+
+Half the players play Heart to Heart (the solver's line of W deals, tap by tap, a new deal after
+each win), half play Hearts matches against Normal bots (pass, play, next hand, a new match
+after each). Each waits a human's think time between actions and now and then reloads its page.
+Players start spread over a ramp; only requests started after it are counted. Every
+configuration (store × uvicorn workers) runs for a fixed time and stops by itself; a run is
+also bounded by a total request count.
+
+Errors: a transport failure or timeout, or any answer other than the one a browser expects
+(any 4xx/5xx, a stale-version answer, a missing piece).
+
+    nice .venv/bin/python -m bench.load [--players 300] [--seconds 15] [--configs sqlite:1,redis:2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import re
+import time
+from dataclasses import dataclass, field
+
+import httpx
+import redis
+
+from bench.web import (
+    ONE_CONNECTION,
+    HeartsPlayer,
+    HeartToHeartPlayer,
+    UnexpectedAnswer,
+    browser,
+    serve,
+)
+
+REDIS_URL = "redis://127.0.0.1:6379/13"  # flushed before and after each Redis run
+CONFIGS = "sqlite:1,sqlite:2,redis:1,redis:2"
+RELOAD_CHANCE = 0.05
+KINDS = (
+    ("tap", re.compile(r"^/heart-to-heart/g/[^/]+/tap$")),
+    ("hearts action", re.compile(r"^/hearts/[^/]+/(play|pass|next-hand)$")),
+    ("page", re.compile(r"^/(heart-to-heart|hearts)$")),
+    ("new deal", re.compile(r"/deal/")),
+)
+
+
+@dataclass
+class Stats:
+    counting_from: float
+    counting_until: float
+    max_requests: int
+    latencies: dict[str, list[float]] = field(default_factory=dict)
+    errors: int = 0
+    error_samples: list[str] = field(default_factory=list)
+
+    @property
+    def requests(self) -> int:
+        return sum(len(v) for v in self.latencies.values())
+
+    def record(self, path: str, started: float, seconds: float) -> None:
+        if not self.counting_from <= started < self.counting_until:
+            return
+        kind = next((name for name, pattern in KINDS if pattern.search(path)), "other")
+        self.latencies.setdefault(kind, []).append(seconds)
+
+    def error(self, what: str) -> None:
+        self.errors += 1
+        if len(self.error_samples) < 5:
+            self.error_samples.append(what)
+
+
+class TimedTransport(httpx.AsyncBaseTransport):
+    """Times every request to its last body byte."""
+
+    def __init__(self, stats: Stats) -> None:
+        self.inner = httpx.AsyncHTTPTransport(limits=ONE_CONNECTION)
+        self.stats = stats
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        started = time.monotonic()
+        response = await self.inner.handle_async_request(request)
+        body = await response.aread()
+        self.stats.record(request.url.path, started, time.monotonic() - started)
+        return httpx.Response(response.status_code, headers=response.headers, content=body,
+                              extensions=response.extensions)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+async def play(player: HeartToHeartPlayer | HeartsPlayer, rng: random.Random, stats: Stats,
+               deadline: float, think: tuple[float, float]) -> None:
+    h2h = isinstance(player, HeartToHeartPlayer)
+    fresh = True
+    while time.monotonic() < deadline and stats.requests < stats.max_requests:
+        try:
+            if fresh:
+                await (player.new_game() if h2h else player.new_match())
+                fresh = False
+            await asyncio.sleep(rng.uniform(*think))
+            if time.monotonic() >= deadline:
+                return
+            if rng.random() < RELOAD_CHANCE:
+                await player.load()
+            elif h2h:
+                fresh = not player.taps
+                if not fresh:
+                    await player.tap()
+            elif player.phase == "match_over":
+                fresh = True
+            else:
+                await player.act()
+        except (UnexpectedAnswer, httpx.TransportError) as error:
+            stats.error(f"{type(error).__name__}: {error}")
+            fresh = True  # as a person would: start over from the page
+
+
+async def run_config(base_url: str, players: int, seconds: float, ramp: float,
+                     think: tuple[float, float], max_requests: int, seed: int) -> Stats:
+    start = time.monotonic()
+    deadline = start + ramp + seconds
+    stats = Stats(start + ramp, deadline, max_requests)
+    rng = random.Random(seed)
+    clients = [browser(base_url, TimedTransport(stats)) for _ in range(players)]
+
+    async def one(index: int) -> None:
+        await asyncio.sleep(ramp * index / players)
+        own = random.Random(rng.random())
+        kind = HeartToHeartPlayer if index % 2 == 0 else HeartsPlayer
+        await play(kind(clients[index], own), own, stats, deadline, think)
+
+    try:
+        await asyncio.wait_for(asyncio.gather(*(one(i) for i in range(players))),
+                               timeout=ramp + seconds + 120)
+    finally:
+        for client in clients:
+            await client.aclose()
+    return stats
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else float("nan")
+
+
+def row(store: str, workers: int, players: int, stats: Stats) -> str:
+    everything = [v for values in stats.latencies.values() for v in values]
+    rate = len(everything) / (stats.counting_until - stats.counting_from)
+    per_kind = " · ".join(
+        f"{kind} {percentile(stats.latencies[kind], 0.5) * 1e3:.0f}/"
+        f"{percentile(stats.latencies[kind], 0.99) * 1e3:.0f}"
+        for kind, _ in KINDS if kind in stats.latencies
+    )
+    return (
+        f"| {store} | {workers} | {players} | {len(everything)} | "
+        f"{rate:.0f} | {percentile(everything, 0.5) * 1e3:.1f} | "
+        f"{percentile(everything, 0.99) * 1e3:.1f} | {stats.errors} | {per_kind} |"
+    )
+
+
+def flush(url: str) -> None:
+    client = redis.Redis.from_url(url)
+    try:
+        client.flushdb()
+    finally:
+        client.close()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=300)
+    parser.add_argument("--seconds", type=float, default=15.0, help="measured time per config")
+    parser.add_argument("--ramp", type=float, default=5.0, help="players start over this long")
+    parser.add_argument("--think", type=float, nargs=2, default=(0.5, 2.5),
+                        metavar=("MIN", "MAX"), help="seconds between a player's actions")
+    parser.add_argument("--configs", default=CONFIGS, help="store:workers, comma-separated")
+    parser.add_argument("--redis", default=REDIS_URL, help="a spare database: it is flushed")
+    parser.add_argument("--max-requests", type=int, default=200_000)
+    parser.add_argument("--seed", type=int, default=8)
+    arguments = parser.parse_args(argv)
+    print(f"{arguments.players} players, half Heart to Heart and half Hearts (Normal bots), "
+          f"think {arguments.think[0]}–{arguments.think[1]} s, {arguments.seconds:.0f} s measured "
+          f"after a {arguments.ramp:.0f} s ramp")
+    print()
+    print("| store | workers | players | requests | req/s | p50 ms | p99 ms | errors "
+          "| p50/p99 ms by kind |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    for config in arguments.configs.split(","):
+        store, workers = config.split(":")
+        url = arguments.redis if store == "redis" else None
+        if url:
+            flush(url)
+        try:
+            with serve(url, int(workers)) as server:
+                stats = asyncio.run(run_config(
+                    server.base_url, arguments.players, arguments.seconds, arguments.ramp,
+                    tuple(arguments.think), arguments.max_requests, arguments.seed,
+                ))
+        finally:
+            if url:
+                flush(url)
+        print(row(store, int(workers), arguments.players, stats), flush=True)
+        for sample in stats.error_samples:
+            print(f"  error: {sample[:300]}")
+
+
+if __name__ == "__main__":
+    main()
