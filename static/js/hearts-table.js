@@ -129,7 +129,7 @@
   });
 
   // Refused actions (409: stale version, illegal card) answer with the table as it is now.
-  // A match that is gone (expired, or replaced in another tab) sends the player to the current one.
+  // A match that is gone (expired) sends the player to the current one.
   document.addEventListener("htmx:beforeSwap", (e) => {
     if (e.detail.xhr.status === 409) {
       e.detail.shouldSwap = true;
