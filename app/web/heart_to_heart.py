@@ -203,7 +203,7 @@ def tap_message(
         points = game.score - before.score
         gone = game.removed_mask & ~before.removed_mask
         rank = rank_name(game.rank_at(gone.bit_length() - 1))
-        return t.gettext("Pair of {rank} removed, +{points}").format(
+        return t.gettext("Pair of {rank}s removed, +{points}").format(
             rank=rank_word(rank, lang), points=points
         )
     if kind == "draw":
