@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import httpx
@@ -265,6 +266,18 @@ async def test_a_stale_version_gets_the_current_board(client):
     assert "changed" in status_text(response.text)
     await table.load()
     assert table.info("moves") == moves  # the stale tap was not applied
+
+
+async def test_two_copies_of_one_tap_apply_once(client):
+    table = Table(client)
+    await table.load(f"/heart-to-heart/deal/{WINNABLE}")
+    data = {"target": "stock", "version": table.version}
+    answers = await asyncio.gather(*(table.post("tap", data) for _ in range(5)))
+    assert all(answer.status_code == 200 for answer in answers)
+    await table.load()
+    assert table.info("moves") == "1"
+    assert table.version == data["version"] + 1
+    assert sum("changed" in status_text(answer.text) for answer in answers) == 4
 
 
 async def test_full_page_without_javascript(client):
