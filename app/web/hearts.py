@@ -337,13 +337,17 @@ def narration(
 
 @dataclass(slots=True)
 class Pieces:
-    """A table drawn in pieces by element id, and the hand's cards one by one (for a play,
-    which only removes a card and changes which others are playable)."""
+    """A table drawn in pieces by element id, the hand's cards one by one (for a play, which
+    only removes a card and changes which others are playable) and the bots' card counts."""
 
     pieces: dict[str, str]
     cards: dict[str, str]
     order: list[str]
     hand_open: str
+    # A bot's badge without its card count, and the count alone: a bot's card changes only
+    # the count, unless it also changes the points or the turn.
+    badges: dict[int, str]
+    counts: dict[int, str]
 
 
 def render_pieces(
@@ -364,12 +368,16 @@ def render_pieces(
         }
         for s in range(4):
             pieces[f"ht-seat-{s}"] = macros.seat(s, oob)
+        badges = {s: str(macros.seat(s, oob, False)) for s in range(1, 4)}
+        counts = {s: str(macros.cards_left(s, oob)) for s in range(1, 4)}
         cards = {c.code: str(macros.hand_card(c, oob)) for c in table.hand}
         return Pieces(
             {key: str(value) for key, value in pieces.items()},
             cards,
             [c.code for c in table.hand],
             str(macros.hand_open(oob)),
+            badges,
+            counts,
         )
     finally:
         current_language.reset(token)
@@ -396,7 +404,12 @@ def changed_pieces(old: Pieces, new: Pieces, steps: list[Step], after: Table, la
         elif key == "ht-trick" and steps:
             # Cards were played: the trick carries them in order for the page to replay.
             out.append(render_pieces(after, lang, oob=True, steps=steps).pieces["ht-trick"])
-        elif html != old.pieces[key]:
+        elif html == old.pieces[key]:
+            continue
+        elif key in ("ht-seat-1", "ht-seat-2", "ht-seat-3"):
+            s = int(key[-1])
+            out.append(html if new.badges[s] != old.badges[s] else new.counts[s])
+        else:
             out.append(html)
     return out
 

@@ -22,7 +22,7 @@
   // The scores, the hearts-broken mark and the narration change when the replayed cards have
   // landed, not before: their new pieces wait here (the newest piece per id wins).
   const deferred = new Map();
-  const DEFERRED = /^(ht-seat-\d|ht-info|status)$/;
+  const DEFERRED = /^(ht-seat-\d|ht-left-\d|ht-info|status)$/;
   function flushDeferred() {
     if (running || replay) return;
     for (const apply of deferred.values()) apply();

@@ -255,6 +255,10 @@ async def test_a_play_answers_with_small_pieces(client: httpx.AsyncClient) -> No
     if "ht-info" in ids:
         assert "Hearts broken" in response.text
     assert 'data-info="deal"' not in response.text
+    # The bots played: their card counts changed, each sent alone or inside its redrawn badge.
+    assert any(i.startswith("ht-left-") for i in ids)
+    for seat in (1, 2, 3):
+        assert not (f"ht-left-{seat}" in ids and f"ht-seat-{seat}" in ids)
     assert len(response.content) < len(page.html.encode()) / 2
 
 
