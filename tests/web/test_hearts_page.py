@@ -245,21 +245,28 @@ async def test_stale_version_and_double_tap_apply_once(
 
 async def test_a_play_answers_with_small_pieces(client: httpx.AsyncClient) -> None:
     page, _ = await play_first_trick_card(client)
-    response = await post(client, f"/hearts/{page.game_id}/play", card=page.playable[0],
-                          version=str(page.version))
-    ids = [m.group(2) for m in OOB_PIECE.finditer(response.text)]
-    assert "ht-version" in ids and "status" in ids
-    # A play only takes cards out of the hand: it never redraws the table's frame, the deal
-    # code or the dialogs that did not change.
-    assert "ht-dialog" not in ids
-    if "ht-info" in ids:
-        assert "Hearts broken" in response.text
-    assert 'data-info="deal"' not in response.text
-    # The bots played: their card counts changed, each sent alone or inside its redrawn badge.
-    assert any(i.startswith("ht-left-") for i in ids)
-    for seat in (1, 2, 3):
-        assert not (f"ht-left-{seat}" in ids and f"ht-seat-{seat}" in ids)
-    assert len(response.content) < len(page.html.encode()) / 2
+    bots_answered = 0
+    for _ in range(4):
+        response = await post(client, f"/hearts/{page.game_id}/play", card=page.playable[0],
+                              version=str(page.version))
+        ids = [m.group(2) for m in OOB_PIECE.finditer(response.text)]
+        assert "ht-version" in ids and "status" in ids
+        # A play takes cards out of the hand: it never redraws the deal code or a dialog that
+        # did not change.
+        assert "ht-dialog" not in ids
+        if "ht-info" in ids:
+            assert "Hearts broken" in response.text
+        assert 'data-info="deal"' not in response.text
+        assert len(response.content) < len(page.html.encode()) / 2
+        steps = response.text[response.text.find('<template class="ht-steps">') :]
+        if re.search(r'data-seat="[123]"', steps.split("</template>")[0]):
+            # Bots played: their card counts changed, each sent alone or in its redrawn badge.
+            bots_answered += 1
+            assert any(i.startswith("ht-left-") for i in ids), ids
+            for seat in (1, 2, 3):
+                assert not (f"ht-left-{seat}" in ids and f"ht-seat-{seat}" in ids)
+        page = await get_page(client)
+    assert bots_answered
 
 
 async def test_another_browser_cannot_touch_the_match(
