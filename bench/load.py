@@ -28,6 +28,7 @@ import redis
 
 from bench.web import (
     ONE_CONNECTION,
+    SHARED_TLS,
     HeartsPlayer,
     HeartToHeartPlayer,
     UnexpectedAnswer,
@@ -75,7 +76,7 @@ class TimedTransport(httpx.AsyncBaseTransport):
     """Times every request to its last body byte."""
 
     def __init__(self, stats: Stats) -> None:
-        self.inner = httpx.AsyncHTTPTransport(limits=ONE_CONNECTION)
+        self.inner = httpx.AsyncHTTPTransport(limits=ONE_CONNECTION, verify=SHARED_TLS)
         self.stats = stats
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
@@ -119,11 +120,12 @@ async def play(player: HeartToHeartPlayer | HeartsPlayer, rng: random.Random, st
 
 async def run_config(base_url: str, players: int, seconds: float, ramp: float,
                      think: tuple[float, float], max_requests: int, seed: int) -> Stats:
-    start = time.monotonic()
-    deadline = start + ramp + seconds
-    stats = Stats(start + ramp, deadline, max_requests)
-    rng = random.Random(seed)
+    stats = Stats(0.0, 0.0, max_requests)
     clients = [browser(base_url, TimedTransport(stats)) for _ in range(players)]
+    start = time.monotonic()
+    deadline = stats.counting_until = start + ramp + seconds
+    stats.counting_from = start + ramp
+    rng = random.Random(seed)
 
     async def one(index: int) -> None:
         await asyncio.sleep(ramp * index / players)
