@@ -392,3 +392,14 @@ async def test_a_match_the_engine_cannot_read_is_replaced(
     assert response.status_code == 404
     fresh = await get_page(client)
     assert fresh.game_id != page.game_id and fresh.phase == "passing"
+
+
+async def test_without_htmx_a_play_redirects_to_the_page(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    page, _ = await play_first_trick_card(client)
+    card = page.playable[0]
+    response = await client.post(f"/hearts/{page.game_id}/play", data={"card": card})
+    assert response.status_code == 303 and response.headers["location"] == "/hearts"
+    after = await get_page(client)
+    assert card not in after.hand and after.version == page.version + 1
