@@ -394,9 +394,7 @@ async def test_a_match_the_engine_cannot_read_is_replaced(
     assert fresh.game_id != page.game_id and fresh.phase == "passing"
 
 
-async def test_without_htmx_a_play_redirects_to_the_page(
-    client: httpx.AsyncClient, app: FastAPI
-) -> None:
+async def test_without_htmx_a_play_redirects_to_the_page(client: httpx.AsyncClient) -> None:
     page, _ = await play_first_trick_card(client)
     card = page.playable[0]
     response = await client.post(f"/hearts/{page.game_id}/play", data={"card": card})
