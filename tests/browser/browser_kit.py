@@ -81,6 +81,16 @@ def poll_equal(page: Page, script: str, expected, what: str, arg=None) -> None:
     assert page.evaluate(f"arg => ({script})(arg)", arg) == want, what
 
 
+def assert_fits_the_screen(page: Page) -> None:
+    """UI.md: one screen, no scrolling during play (the phone's 390×844)."""
+    sizes = page.evaluate(
+        "() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight,"
+        " innerWidth, innerHeight]"
+    )
+    width, height, view_width, view_height = sizes
+    assert width <= view_width and height <= view_height, f"page {width}×{height} scrolls"
+
+
 def assert_no_axe_violations(axe: Axe, page: Page, where: str) -> None:
     results = axe.run(page)
     assert results.violations_count == 0, f"{where}:\n{results.generate_report()}"
@@ -89,5 +99,6 @@ def assert_no_axe_violations(axe: Axe, page: Page, where: str) -> None:
 def screenshot(page: Page, name: str) -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / name
-    page.screenshot(path=path, animations="disabled")
+    # No style injected for the shot (the page's CSP would refuse it and log an error).
+    page.screenshot(path=path, caret="initial")
     return path

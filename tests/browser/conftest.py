@@ -115,29 +115,43 @@ def browser() -> Iterator[Browser]:
         chromium.close()
 
 
-NewPage = Callable[[str, str], Page]
+NewPage = Callable[..., Page]
 
 
 @pytest.fixture
 def new_page(browser: Browser, base_url: str) -> Iterator[NewPage]:
-    """``new_page(device, lang)``: a page in a fresh context, so a new browser session."""
-    contexts: list[BrowserContext] = []
+    """``new_page(device, lang)``: a page in a fresh context, so a new browser session, that
+    asks for ``lang`` (or for ``accept_language`` when given).
 
-    def make(device: str, lang: str) -> Page:
+    Any script error or console error on any of its pages fails the test that made it.
+    """
+    contexts: list[BrowserContext] = []
+    errors: list[str] = []
+
+    def watch(page: Page) -> None:
+        page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
+        page.on(
+            "console",
+            lambda m: errors.append(f"{page.url}: {m.text}") if m.type == "error" else None,
+        )
+
+    def make(device: str, lang: str, accept_language: str | None = None) -> Page:
         context = browser.new_context(
             base_url=base_url,
-            locale=LOCALES[lang],
-            extra_http_headers={"Accept-Language": lang},
+            locale=LOCALES.get(lang, lang),
+            extra_http_headers={"Accept-Language": accept_language or lang},
             **DEVICE_OPTIONS[device],
         )
         context.set_default_timeout(WAIT_MS)
         context.add_init_script(HTMX_COUNTER)
+        context.on("page", watch)
         contexts.append(context)
         return context.new_page()
 
     yield make
     for context in contexts:
         context.close()
+    assert not errors, "errors in the browser:\n" + "\n".join(errors)
 
 
 @pytest.fixture(scope="session")

@@ -13,6 +13,7 @@ from functools import cache
 
 import pytest
 from browser_kit import (
+    assert_fits_the_screen,
     assert_no_axe_violations,
     card_name,
     htmx_done,
@@ -259,6 +260,7 @@ def test_pair_tip_with_drawn_partner_then_undo(new_page, device, lang):
     expect(target(page, TIP)).to_have_count(0)
     expect(page.locator('[data-info="score"]')).to_have_text("10")
     expect(page.locator('[data-info="moves"]')).to_have_text(str(draws + 1))
+    expect(page.locator('[data-info="time"]')).to_have_text(re.compile(r"^\d+:[0-5]\d$"))
     # A pair leaves the stock alone.
     assert_only_changed_swapped(
         page, before, view_of(game), {"h2h-stock": True, "h2h-waste": False, "deal": True}
@@ -375,6 +377,7 @@ def test_win_a_w_deal_by_the_solvers_line(new_page, axe, device, lang):
         tap(page, device, game, where)
         if step == len(taps) // 2:
             assert_board(page, game, lang, "half way through the solver's line")
+            assert_fits_the_screen(page)
             if lang == "en":
                 screenshot(page, f"heart-to-heart-{device}.png")
     assert game.status == "won"

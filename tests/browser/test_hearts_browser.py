@@ -11,6 +11,7 @@ from functools import cache
 
 import pytest
 from browser_kit import (
+    assert_fits_the_screen,
     assert_no_axe_violations,
     card_name,
     htmx_done,
@@ -208,6 +209,7 @@ def test_phone_first_tap_lifts_second_plays(new_page, lang):
     # The bots' cards came one at a time, in the order they were played.
     landed = [tuple(x) for x in page.evaluate("window.__landed")]
     assert landed[: len(landing)] == landing
+    assert_fits_the_screen(page)
     if lang == "en":
         screenshot(page, "hearts-phone.png")
 
