@@ -40,8 +40,10 @@ from app.web.api_models import (
     PlacementHelp,
     VersionBody,
     error_responses,
+    links_to,
     matches,
 )
+from app.web.api_route import ApiRoute
 from app.web.deps import Lang, ProfileDep, SessionId, StoreDep
 from app.web.errors import api_error
 from app.web.heart_to_heart import KIND, deal_error_message, load, random_code, replace_game
@@ -55,7 +57,7 @@ from app.web.heart_to_heart_flow import (
 )
 from app.web.i18n import translator
 
-router = APIRouter(prefix="/api/heart-to-heart", tags=["Heart to Heart"])
+router = APIRouter(prefix="/api/heart-to-heart", tags=["Heart to Heart"], route_class=ApiRoute)
 
 
 def _order(target: Target) -> tuple[int, int]:
@@ -132,19 +134,35 @@ def count_wall_time(game: HeartToHeartGame, stored: StoredGame) -> None:
     game.add_play_time(max(0.0, time.time() - stored.updated_at))
 
 
-def _example(status: int, description: str) -> dict:
-    """A real state as the example answer: a new game of a fixed deal."""
-    stored = StoredGame("q3J8cW1pZk9aXr2T", KIND, 1, {}, 0.0)
-    state = game_state(stored, new_game("HH1-N-AAAAAAM"), dict(DEFAULT_OPTIONS))
-    content = {"application/json": {"example": state.model_dump(mode="json")}}
-    return {status: {"description": description, "content": content}}
+GAME_OPERATIONS = ("heart_to_heart_get_game", "heart_to_heart_tap", "heart_to_heart_undo")
+
+
+def state_answer(status: int, description: str, *, example: bool = False) -> dict:
+    """The documented answer carrying a state: links to the game's operations, and for a new
+    game a real state as the example."""
+    answer: dict = {"description": description, "links": links_to(*GAME_OPERATIONS)}
+    if example:
+        stored = StoredGame("q3J8cW1pZk9aXr2T", KIND, 1, {}, 0.0)
+        state = game_state(stored, new_game("HH1-N-AAAAAAM"), dict(DEFAULT_OPTIONS))
+        answer["content"] = {"application/json": {"example": state.model_dump(mode="json")}}
+    return {status: answer}
+
+
+ACTION_RESPONSES = {
+    **state_answer(200, "The state after the action"),
+    **error_responses(403, 404, 409, 413, 422, conflict=HeartToHeartConflict),
+}
 
 
 @router.post(
     "/games",
     status_code=201,
     response_model=HeartToHeartState,
-    responses={**_example(201, "The new game"), **error_responses(413, 422)},
+    responses={
+        **state_answer(201, "The new game", example=True),
+        **error_responses(403, 413, 422),
+    },
+    operation_id="heart_to_heart_create_game",
     summary="Start a game (it becomes this session's current game)",
 )
 async def create_game(
@@ -168,7 +186,8 @@ async def create_game(
 @router.get(
     "/games/{game_id}",
     response_model=HeartToHeartState,
-    responses=error_responses(404),
+    responses={**state_answer(200, "The state"), **error_responses(404, 422)},
+    operation_id="heart_to_heart_get_game",
     summary="The state of a game",
 )
 async def get_game(
@@ -184,7 +203,8 @@ async def get_game(
 @router.post(
     "/games/{game_id}/tap",
     response_model=HeartToHeartState,
-    responses=error_responses(404, 409, 413, 422, conflict=HeartToHeartConflict),
+    responses=ACTION_RESPONSES,
+    operation_id="heart_to_heart_tap",
     summary="Tap a heart card, the stock or the waste, as on the page",
     description="A tap that does nothing answers the state unchanged (same version).",
 )
@@ -234,7 +254,8 @@ async def stale_now(
 @router.post(
     "/games/{game_id}/undo",
     response_model=HeartToHeartState,
-    responses=error_responses(404, 409, 413, 422, conflict=HeartToHeartConflict),
+    responses=ACTION_RESPONSES,
+    operation_id="heart_to_heart_undo",
     summary="Take back the last move",
     description="Nothing to undo, or a won game: 409 with the state.",
 )
@@ -269,6 +290,7 @@ async def undo(
 @router.get(
     "/options",
     response_model=HeartToHeartOptions,
+    operation_id="heart_to_heart_get_options",
     summary="This session's Heart to Heart options",
 )
 async def get_options(profile: ProfileDep):
@@ -278,7 +300,8 @@ async def get_options(profile: ProfileDep):
 @router.put(
     "/options",
     response_model=HeartToHeartOptions,
-    responses=error_responses(413, 422),
+    responses=error_responses(403, 413, 422),
+    operation_id="heart_to_heart_put_options",
     summary="Set this session's Heart to Heart options (the pages use them too)",
 )
 async def put_options(body: HeartToHeartOptions, store: StoreDep, session_id: SessionId):

@@ -27,8 +27,10 @@ from app.web.api_models import (
     SeatState,
     VersionBody,
     error_responses,
+    links_to,
     matches,
 )
+from app.web.api_route import ApiRoute
 from app.web.deps import Lang, SessionId, StoreDep
 from app.web.errors import PageError, api_error
 from app.web.hearts import (
@@ -44,7 +46,7 @@ from app.web.hearts import (
 from app.web.hearts_flow import Action, apply, next_hand, pass_cards, play_card, undo
 from app.web.i18n import translator
 
-router = APIRouter(prefix="/api/hearts", tags=["Hearts"])
+router = APIRouter(prefix="/api/hearts", tags=["Hearts"], route_class=ApiRoute)
 
 
 def _cards(mask: int) -> list[str]:
@@ -138,22 +140,57 @@ async def act(
     return match_state(saved, loaded.match, lang)
 
 
-ACTION_RESPONSES = error_responses(404, 409, 413, 422, conflict=HeartsConflict)
+MATCH_OPERATIONS = (
+    "hearts_get_match",
+    "hearts_pass",
+    "hearts_play",
+    "hearts_undo",
+    "hearts_next_hand",
+)
 
 
-def _example(status: int, description: str) -> dict:
-    """A real state as the example answer: a new match of a fixed deal."""
-    stored = StoredGame("b7Qm2xYpL0sVd9Ke", KIND, 1, {}, 0.0)
-    state = match_state(stored, HeartsMatch.new("HT1-N-AAAAAAA"), "en")
-    content = {"application/json": {"example": state.model_dump(mode="json")}}
-    return {status: {"description": description, "content": content}}
+def state_answer(status: int, description: str, *, example: bool = False) -> dict:
+    """The documented answer carrying a state: links to the match's operations, and for a new
+    match a real state as the example."""
+    links = links_to(*MATCH_OPERATIONS)
+    # Moves a client can always make from a state (if the phase allows them at all).
+    links["hearts_pass_the_first_three_cards"] = {
+        **links["hearts_pass"],
+        "requestBody": {
+            "cards": [f"$response.body#/hand/{i}" for i in range(3)],
+            "version": "$response.body#/version",
+        },
+    }
+    links["hearts_play_the_first_legal_card"] = {
+        **links["hearts_play"],
+        "requestBody": {
+            "card": "$response.body#/legal/0",
+            "version": "$response.body#/version",
+        },
+    }
+    answer: dict = {"description": description, "links": links}
+    if example:
+        stored = StoredGame("b7Qm2xYpL0sVd9Ke", KIND, 1, {}, 0.0)
+        state = match_state(stored, HeartsMatch.new("HT1-N-AAAAAAA"), "en")
+        answer["content"] = {"application/json": {"example": state.model_dump(mode="json")}}
+    return {status: answer}
+
+
+ACTION_RESPONSES = {
+    **state_answer(200, "The state after the action and the bots' answer"),
+    **error_responses(403, 404, 409, 413, 422, conflict=HeartsConflict),
+}
 
 
 @router.post(
     "/games",
     status_code=201,
     response_model=HeartsState,
-    responses={**_example(201, "The new match"), **error_responses(413, 422)},
+    responses={
+        **state_answer(201, "The new match", example=True),
+        **error_responses(403, 413, 422),
+    },
+    operation_id="hearts_create_match",
     summary="Start a match (it becomes this session's current match)",
 )
 async def create_match(
@@ -176,7 +213,8 @@ async def create_match(
 @router.get(
     "/games/{game_id}",
     response_model=HeartsState,
-    responses=error_responses(404),
+    responses={**state_answer(200, "The state"), **error_responses(404, 422)},
+    operation_id="hearts_get_match",
     summary="The state of a match, as the player may see it",
 )
 async def get_match(game_id: str, store: StoreDep, session_id: SessionId, lang: Lang):
@@ -188,6 +226,7 @@ async def get_match(game_id: str, store: StoreDep, session_id: SessionId, lang: 
     "/games/{game_id}/pass",
     response_model=HeartsState,
     responses=ACTION_RESPONSES,
+    operation_id="hearts_pass",
     summary="Pass three cards; the bots then pass and play up to the player's turn",
 )
 async def pass_three(
@@ -207,6 +246,7 @@ async def pass_three(
     "/games/{game_id}/play",
     response_model=HeartsState,
     responses=ACTION_RESPONSES,
+    operation_id="hearts_play",
     summary="Play a card; the bots then play until the player's turn or the hand's end",
 )
 async def play(
@@ -224,6 +264,7 @@ async def play(
     "/games/{game_id}/undo",
     response_model=HeartsState,
     responses=ACTION_RESPONSES,
+    operation_id="hearts_undo",
     summary="Take back the player's last play of this hand (and the bots' plays after it)",
 )
 async def undo_play(
@@ -241,6 +282,7 @@ async def undo_play(
     "/games/{game_id}/next-hand",
     response_model=HeartsState,
     responses=ACTION_RESPONSES,
+    operation_id="hearts_next_hand",
     summary="Deal the next hand after a hand is over",
 )
 async def deal_next_hand(

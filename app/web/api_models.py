@@ -238,6 +238,7 @@ class HeartsConflict(BaseModel):
 def error_responses(*statuses: int, conflict: type[BaseModel] | None = None) -> dict:
     """The documented error answers of a route (they all share the error shape)."""
     described = {
+        403: "A state-changing request from another site (Origin, Sec-Fetch-Site) is refused.",
         404: "No such game for this session (another session's game does not exist here).",
         409: "Stale version or an action the rules refuse; the current state is under state.",
         413: "The request body is over 16 KB.",
@@ -249,4 +250,16 @@ def error_responses(*statuses: int, conflict: type[BaseModel] | None = None) -> 
             "description": described[status],
         }
         for status in statuses
+    }
+
+
+def links_to(*operation_ids: str) -> dict:
+    """OpenAPI links from a state to the operations on the same game (for clients and
+    stateful fuzzing): each takes ``game_id`` from the answer."""
+    return {
+        operation_id: {
+            "operationId": operation_id,
+            "parameters": {"game_id": "$response.body#/game_id"},
+        }
+        for operation_id in operation_ids
     }

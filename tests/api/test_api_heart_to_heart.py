@@ -270,6 +270,11 @@ async def test_malformed_input_gets_422_in_the_error_shape(client: httpx.AsyncCl
     plain = {"content-type": "text/plain"}
     not_json = await client.post(url, content=b"target=stock", headers=plain)
     assert not_json.status_code == 422
+    json_type = {"content-type": "application/json"}
+    for raw in (b'{"target": "stock"', b"\xff="):  # broken JSON, bytes that are not UTF-8
+        broken = await client.post(url, content=raw, headers=json_type)
+        assert broken.status_code == 422
+        assert broken.json()["error"]["code"] == "invalid_request"
     bad_deal = await client.post(f"{API}/games", json={"deal": "HH1-X-AAAAAAA"})
     assert bad_deal.status_code == 422
     assert bad_deal.json()["error"]["code"] == "invalid_deal"
