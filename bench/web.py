@@ -46,6 +46,7 @@ from tests.reliability.cardroom_pages import H2H_STALE, HX, HeartsHand, h2h_boar
 SECRET_KEY = "bench-secret-key"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 START_TIMEOUT = 60.0
+LOG_TAIL = 3000
 
 
 # --- the server ------------------------------------------------------------------------------
@@ -59,13 +60,35 @@ def free_port() -> int:
 
 @dataclass(frozen=True)
 class Served:
+    """A running server: its URL and its process group (uvicorn and any workers)."""
+
     base_url: str
     pid: int
 
+    def processes(self) -> list[Path]:
+        found = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:  # the process ended meanwhile
+                continue
+            if int(fields[2]) == self.pid:  # its process group is the server's session
+                found.append(stat.parent)
+        return found
+
     def cpu_seconds(self) -> float:
-        """CPU time the server process has used so far, all its threads (Linux /proc)."""
-        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+        """CPU time the server's processes have used so far, all threads (Linux /proc)."""
+        total = 0
+        for process in self.processes():
+            fields = (process / "stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        return total / CLOCK_TICKS
+
+    def run_queue_seconds(self) -> float:
+        """Time the servers' event loops were ready to run but waited for a CPU: what a
+        machine shared with other work costs them."""
+        return sum(int((process / "schedstat").read_text().split()[1])
+                   for process in self.processes()) / 1e9
 
 
 @contextmanager
@@ -99,6 +122,10 @@ def serve(store_url: str | None = None, workers: int = 1) -> Iterator[Served]:
                 except subprocess.TimeoutExpired:
                     os.killpg(process.pid, signal.SIGKILL)
                     process.wait()
+            # Warnings and tracebacks of the run, where the benchmark's reader sees them.
+            log = log_path.read_text(errors="replace").strip()
+            if log:
+                print(f"--- server log (last lines):\n{log[-LOG_TAIL:]}", file=sys.stderr)
 
 
 def wait_until_up(process: subprocess.Popen, base_url: str, log_path: Path) -> None:
