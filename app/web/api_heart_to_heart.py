@@ -45,7 +45,7 @@ from app.web.api_models import (
 )
 from app.web.api_route import ApiRoute
 from app.web.deps import Lang, ProfileDep, SessionId, StoreDep
-from app.web.errors import api_error
+from app.web.errors import PageError, api_error
 from app.web.heart_to_heart import KIND, deal_error_message, load, random_code, replace_game
 from app.web.heart_to_heart_flow import (
     DEFAULT_OPTIONS,
@@ -103,31 +103,27 @@ def conflict(code: str, message: str, state: HeartToHeartState) -> JSONResponse:
     return JSONResponse(body, status_code=409)
 
 
-def stale(stored: StoredGame, options: dict[str, bool], lang: str) -> JSONResponse:
+def stale(
+    stored: StoredGame, game: HeartToHeartGame, options: dict[str, bool], lang: str
+) -> JSONResponse:
     message = translator(lang).gettext("The game has changed since that version; here it is now.")
-    return conflict("stale_version", message, game_state(stored, load(stored), options))
+    return conflict("stale_version", message, game_state(stored, game, options))
 
 
-class NotHere(Exception):
-    """No Heart to Heart game of that id for this session."""
-
-
-async def owned(store: GameStore, session_id: str, game_id: str) -> StoredGame:
+async def owned(
+    store: GameStore, session_id: str, game_id: str, lang: str
+) -> tuple[StoredGame, HeartToHeartGame]:
+    """This session's game of that id; anything else is a 404 (the error shape, under /api)."""
     stored = await store.get(session_id, game_id)
-    if stored is None or stored.kind != KIND:
-        raise NotHere
-    try:
-        load(stored)
-    except StateError as error:  # saved by an engine whose format this one does not read
-        raise NotHere from error
-    return stored
-
-
-def not_found(lang: str) -> JSONResponse:
+    if stored is not None and stored.kind == KIND:
+        try:
+            return stored, load(stored)
+        except StateError:
+            pass  # saved by an engine whose format this one does not read: gone
     message = translator(lang).gettext(
         "This game does not exist here: it belongs to another browser, or it expired."
     )
-    return api_error(404, "not_found", message)
+    raise PageError(404, message)
 
 
 def count_wall_time(game: HeartToHeartGame, stored: StoredGame) -> None:
@@ -193,11 +189,8 @@ async def create_game(
 async def get_game(
     game_id: str, store: StoreDep, session_id: SessionId, profile: ProfileDep, lang: Lang
 ):
-    try:
-        stored = await owned(store, session_id, game_id)
-    except NotHere:
-        return not_found(lang)
-    return game_state(stored, load(stored), options_of(profile))
+    stored, game = await owned(store, session_id, game_id, lang)
+    return game_state(stored, game, options_of(profile))
 
 
 @router.post(
@@ -221,14 +214,10 @@ async def tap(
             "A target is heart:0 to heart:24, stock or waste."
         )
         return api_error(422, "invalid_target", message)
-    try:
-        stored = await owned(store, session_id, game_id)
-    except NotHere:
-        return not_found(lang)
+    stored, game = await owned(store, session_id, game_id, lang)
     options = options_of(profile)
     if body.version is not None and body.version != stored.version:
-        return stale(stored, options, lang)
-    game = load(stored)
+        return stale(stored, game, options, lang)
     before = game.copy()
     count_wall_time(game, stored)
     result = game.tap(parse_target(body.target))
@@ -244,11 +233,7 @@ async def stale_now(
     store: GameStore, session_id: str, game_id: str, options: dict[str, bool], lang: str
 ) -> JSONResponse:
     """Another request changed the game between our read and our write."""
-    try:
-        stored = await owned(store, session_id, game_id)
-    except NotHere:
-        return not_found(lang)
-    return stale(stored, options, lang)
+    return stale(*await owned(store, session_id, game_id, lang), options, lang)
 
 
 @router.post(
@@ -267,19 +252,16 @@ async def undo(
     lang: Lang,
     body: Annotated[VersionBody | None, Body()] = None,
 ):
-    try:
-        stored = await owned(store, session_id, game_id)
-    except NotHere:
-        return not_found(lang)
+    stored, game = await owned(store, session_id, game_id, lang)
     options = options_of(profile)
     if body is not None and body.version is not None and body.version != stored.version:
-        return stale(stored, options, lang)
-    game = load(stored)
+        return stale(stored, game, options, lang)
+    before = game.copy()
     count_wall_time(game, stored)
     try:
         game.undo()
     except UndoError as error:
-        state = game_state(stored, load(stored), options)
+        state = game_state(stored, before, options)
         return conflict(error.reason, undo_refusal(error, lang), state)
     saved = await commit(store, session_id, stored, game)
     if saved is None:
