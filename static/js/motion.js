@@ -22,16 +22,18 @@
     ghost.setAttribute("aria-hidden", "true");
     ghost.tabIndex = -1;
     ghost.classList.add("ghost");
-    ghost.style.left = card.offsetLeft + "px";
-    ghost.style.top = card.offsetTop + "px";
+    // Outside the heart (so the heart holds only its 25 places), at the card's spot on the board.
+    var heart = card.parentElement;
+    ghost.style.left = heart.offsetLeft + card.offsetLeft + "px";
+    ghost.style.top = heart.offsetTop + card.offsetTop + "px";
     ghosts.push(ghost);
   }
 
   function flush() {
-    var heart = document.getElementById("h2h-heart");
+    var board = document.getElementById("h2h-board");
     ghosts.forEach(function (ghost) {
-      if (!heart) return;
-      heart.appendChild(ghost);
+      if (!board) return;
+      board.appendChild(ghost);
       ghost.animate(
         [{ opacity: 1, transform: "none" }, { opacity: 0, transform: "translateY(-18%) scale(.8)" }],
         { duration: 220, easing: "ease-in" }
