@@ -47,7 +47,9 @@ def next_hand(match: HeartsMatch) -> list[PlayedCard]:
     return play_bots(match)
 
 
-async def start_match(store: GameStore, session_id: str, kind: str, match: HeartsMatch):
+async def start_match(
+    store: GameStore, session_id: str, kind: str, match: HeartsMatch
+) -> StoredGame:
     """Store a new match as this session's current one (the bots lead when they must)."""
     await run_in_threadpool(play_bots, match)
     return await store.create(session_id, kind, match.to_json())
