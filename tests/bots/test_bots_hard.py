@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from positions import position
+from bot_positions import position
 
 from app.bots import choose_pass, choose_play, decision_seed, hard
 from app.bots.driver import pass_for_bots

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from positions import at_hand
+from bot_positions import at_hand
 
 from app.bots import choose_pass, choose_play, decision_seed
 from app.bots.driver import pass_for_bots

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from positions import mask, passing, position
+from bot_positions import mask, passing, position
 
 from app.bots import choose_pass, choose_play, decision_seed
 from app.rules.cards import card_text
