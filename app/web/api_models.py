@@ -26,9 +26,9 @@ def matches(pattern: str, text: str) -> bool:
     return re.fullmatch(pattern, text) is not None
 
 
-def _pattern(pattern: str, **extra: Any) -> Any:
+def _pattern(pattern: str, max_length: int, **extra: Any) -> Any:
     """A string field that documents ``pattern`` (the route checks it, with a better message)."""
-    return Field(max_length=40, json_schema_extra={"pattern": pattern}, **extra)
+    return Field(max_length=max_length, json_schema_extra={"pattern": pattern}, **extra)
 
 
 class Request(BaseModel):
@@ -91,7 +91,7 @@ class HeartToHeartTap(Request):
     target: Annotated[
         str,
         _pattern(
-            TARGET_PATTERN, description="A heart position heart:0 … heart:24, stock or waste."
+            TARGET_PATTERN, 8, description="A heart position heart:0 … heart:24, stock or waste."
         ),
     ]
     version: VersionField = None
@@ -149,7 +149,7 @@ class HeartToHeartConflict(BaseModel):
 
 # -- Hearts ----------------------------------------------------------------------------------
 
-Card = Annotated[str, _pattern(CARD_PATTERN)]
+Card = Annotated[str, _pattern(CARD_PATTERN, 3)]
 
 
 class HeartsNewGame(Request):
