@@ -64,6 +64,7 @@ FUZZ = settings(
 EXAMPLES = {GenerationMode.POSITIVE: 110, GenerationMode.NEGATIVE: 50}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", list(EXAMPLES))
 def test_every_operation(api_schema, mode):
     cookies = cookie_for(api_schema.app, "fuzz-operations")
@@ -84,6 +85,7 @@ def test_every_operation(api_schema, mode):
     assert calls >= 12 * EXAMPLES[mode] // 2
 
 
+@pytest.mark.slow
 def test_stateful_games(api_schema):
     app = api_schema.app
     machine = api_schema.as_state_machine()
