@@ -15,6 +15,12 @@ from app.settings import Settings
 BASE_URL = "http://testserver"
 
 
+def pytest_collection_modifyitems(config, items):
+    """Run the browser tests last. Their session-wide sync Playwright keeps an event loop
+    running in the main thread, after which no asyncio test can start its own."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
 @pytest.fixture
 def settings(tmp_path) -> Settings:
     return Settings(
