@@ -52,6 +52,7 @@ return 1
 
 # Fail a call rather than hang a request when Redis stops answering.
 SOCKET_TIMEOUT = 5.0
+MAX_CONNECTIONS = 50  # per process; more requests in flight queue for a connection
 
 
 def _game(game_id: str, fields: dict[str, str], session_id: str) -> StoredGame | None:
@@ -83,12 +84,17 @@ class RedisStore:
         if database and not database.isdigit():
             raise StoreError(f"bad Redis store URL {url!r}: the path must be a database number")
         try:
-            self._redis = aioredis.Redis.from_url(
+            # A blocking pool: a burst of requests waits for a free connection instead of
+            # failing with "Too many connections" as the default pool does past its limit.
+            pool = aioredis.BlockingConnectionPool.from_url(
                 url,
+                max_connections=MAX_CONNECTIONS,
+                timeout=SOCKET_TIMEOUT,
                 decode_responses=True,
                 socket_timeout=SOCKET_TIMEOUT,
                 socket_connect_timeout=SOCKET_TIMEOUT,
             )
+            self._redis = aioredis.Redis.from_pool(pool)
         except (ValueError, RedisError) as exc:
             raise StoreError(f"bad Redis store URL {url!r}: {exc}") from exc
         self._ttl = ttl_seconds

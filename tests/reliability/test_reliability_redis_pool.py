@@ -2,22 +2,19 @@
 
 Each request in flight holds a Redis connection for its store call. redis-py's default pool
 allows 100 connections and *raises* "Too many connections" for the 101st, so a burst of
-requests on a busy instance turned into 500s (bench/load.py saw them at 300 players).
+requests on a busy instance turned into 500s (bench/load.py saw them at 300 players). The
+store now uses a blocking pool.
 """
 
 from __future__ import annotations
 
 import asyncio
 
-import pytest
-
 from app.store import open_store
 
 BURST = 300  # requests in flight at once on one instance: a busy minute, not an attack
 
 
-@pytest.mark.xfail(strict=True, reason="app/store/redis.py: the pool raises beyond 100 "
-                   "connections; see /work/notes/reliability_defects.md")
 async def test_a_burst_of_store_calls_waits_for_connections(redis_db) -> None:
     store = open_store(redis_db, 30)
     try:
