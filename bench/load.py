@@ -4,16 +4,17 @@ bench/README.md, "Load").
 Half the players play Heart to Heart (the solver's line of W deals, tap by tap, a new deal after
 each win), half play Hearts matches against Normal bots (pass, play, next hand, a new match
 after each). Each waits a human's think time between actions and now and then reloads its page.
-Players start spread over a ramp; only requests started after it are counted. Every
-configuration (store × uvicorn workers) runs for a fixed time and stops by itself; a run is
-also bounded by a total request count.
+Players start spread over a ramp; only requests started once the start-up burst has settled
+are counted. Every configuration (store × uvicorn workers) runs for a fixed time and stops by
+itself; a run is also bounded by a total request count.
 
 Errors: a transport failure or timeout, or any answer other than the one a browser expects
 (any 4xx/5xx, a stale-version answer, a missing piece). Also reported: the server's CPU time per
-request and how long its event loops waited for a CPU (on a machine shared with other work, the
-second explains latency that the first does not).
+request, and how long the server's event loops and the players' process were ready to run but
+waited for a CPU (on a machine shared with other work, that explains latency the CPU cost
+does not).
 
-    nice .venv/bin/python -m bench.load [--players 300] [--seconds 15] [--configs sqlite:1,redis:2]
+    nice .venv/bin/python -m bench.load [--players 300] [--seconds 12] [--configs sqlite:1,redis:2]
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import random
 import re
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import httpx
 import redis
@@ -58,6 +60,8 @@ class Stats:
     latencies: dict[str, list[float]] = field(default_factory=dict)
     server_cpu: float = 0.0  # the server's CPU seconds during the window
     server_waited: float = 0.0  # seconds its loops waited for a CPU during the window
+    client_cpu: float = 0.0  # the same two for this process, the players
+    client_waited: float = 0.0
     errors: int = 0
     resent: int = 0
     error_samples: list[str] = field(default_factory=list)
@@ -131,13 +135,18 @@ async def play(player: HeartToHeartPlayer | HeartsPlayer, rng: random.Random, st
             fresh = True  # as a person would: start over from the page
 
 
-async def run_config(server: Served, players: int, seconds: float, ramp: float,
+def own_run_queue_seconds() -> float:
+    return int(Path("/proc/self/schedstat").read_text().split()[1]) / 1e9
+
+
+async def run_config(server: Served, players: int, seconds: float, ramp: float, settle: float,
                      think: tuple[float, float], max_requests: int, seed: int) -> Stats:
     stats = Stats(0.0, 0.0, max_requests)
     clients = [browser(server.base_url, TimedTransport(stats)) for _ in range(players)]
     start = time.monotonic()
-    deadline = stats.counting_until = start + ramp + seconds
-    stats.counting_from = start + ramp
+    # Counting starts once the start-up burst (every player's first deal and page) has drained.
+    deadline = stats.counting_until = start + ramp + settle + seconds
+    stats.counting_from = start + ramp + settle
     rng = random.Random(seed)
 
     async def one(index: int) -> None:
@@ -147,15 +156,18 @@ async def run_config(server: Served, players: int, seconds: float, ramp: float,
         await play(kind(clients[index], own), own, stats, deadline, think)
 
     async def window() -> None:
-        await asyncio.sleep(ramp)
+        await asyncio.sleep(ramp + settle)
         cpu, waited = server.cpu_seconds(), server.run_queue_seconds()
+        own_cpu, own_waited = time.process_time(), own_run_queue_seconds()
         await asyncio.sleep(seconds)
         stats.server_cpu = server.cpu_seconds() - cpu
         stats.server_waited = server.run_queue_seconds() - waited
+        stats.client_cpu = time.process_time() - own_cpu
+        stats.client_waited = own_run_queue_seconds() - own_waited
 
     try:
         await asyncio.wait_for(asyncio.gather(window(), *(one(i) for i in range(players))),
-                               timeout=ramp + seconds + 120)
+                               timeout=ramp + settle + seconds + 120)
     finally:
         for client in clients:
             await client.aclose()
@@ -181,7 +193,8 @@ def row(store: str, workers: int, players: int, stats: Stats) -> str:
         f"{rate:.0f} | {percentile(everything, 0.5) * 1e3:.1f} | "
         f"{percentile(everything, 0.99) * 1e3:.1f} | {stats.errors} | {stats.resent} | "
         f"{stats.server_cpu / max(len(everything), 1) * 1e3:.1f} | "
-        f"{stats.server_waited / (window * workers):.0%} | {per_kind} |"
+        f"{stats.server_waited / (window * workers):.0%} | "
+        f"{stats.client_cpu / window:.0%} / {stats.client_waited / window:.0%} | {per_kind} |"
     )
 
 
@@ -196,8 +209,10 @@ def flush(url: str) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=300)
-    parser.add_argument("--seconds", type=float, default=15.0, help="measured time per config")
-    parser.add_argument("--ramp", type=float, default=5.0, help="players start over this long")
+    parser.add_argument("--seconds", type=float, default=12.0, help="measured time per config")
+    parser.add_argument("--ramp", type=float, default=10.0, help="players start over this long")
+    parser.add_argument("--settle", type=float, default=5.0,
+                        help="then wait this long before counting")
     parser.add_argument("--think", type=float, nargs=2, default=(1.5, 4.5),
                         metavar=("MIN", "MAX"), help="seconds between a player's actions")
     parser.add_argument("--configs", default=CONFIGS, help="store:workers, comma-separated")
@@ -207,11 +222,12 @@ def main(argv: list[str] | None = None) -> None:
     arguments = parser.parse_args(argv)
     print(f"{arguments.players} players, half Heart to Heart and half Hearts (Normal bots), "
           f"think {arguments.think[0]}–{arguments.think[1]} s, {arguments.seconds:.0f} s measured "
-          f"after a {arguments.ramp:.0f} s ramp")
+          f"after a {arguments.ramp:.0f} s ramp and {arguments.settle:.0f} s to settle")
     print()
     print("| store | workers | players | requests | req/s | p50 ms | p99 ms | errors | resent "
-          "| server CPU ms/req | loop waiting for a CPU | p50/p99 ms by kind |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+          "| server CPU ms/req | server loop waiting for a CPU | players' CPU / waiting "
+          "| p50/p99 ms by kind |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for config in arguments.configs.split(","):
         store, workers = config.split(":")
         url = arguments.redis if store == "redis" else None
@@ -221,7 +237,8 @@ def main(argv: list[str] | None = None) -> None:
             with serve(url, int(workers)) as server:
                 stats = asyncio.run(run_config(
                     server, arguments.players, arguments.seconds, arguments.ramp,
-                    tuple(arguments.think), arguments.max_requests, arguments.seed,
+                    arguments.settle, tuple(arguments.think), arguments.max_requests,
+                    arguments.seed,
                 ))
         finally:
             if url:
