@@ -78,7 +78,19 @@ def poll_equal(page: Page, script: str, expected, what: str, arg=None) -> None:
         page.wait_for_function(
             f"([arg, want]) => {CANON}(({script})(arg)) === {CANON}(want)", arg=[arg, want]
         )
-    assert page.evaluate(f"arg => ({script})(arg)", arg) == want, what
+    seen = page.evaluate(f"arg => ({script})(arg)", arg)
+    if seen != want:
+        keys = sorted(set(seen) | set(want)) if isinstance(want, dict) else [None]
+        diff = [
+            f"  {key}: page {pick(seen, key)!r}\n  {' ' * len(str(key))}  want {pick(want, key)!r}"
+            for key in keys
+            if pick(seen, key) != pick(want, key)
+        ]
+        raise AssertionError(f"{what}:\n" + "\n".join(diff))
+
+
+def pick(value, key):
+    return value if key is None else value.get(key)
 
 
 def assert_fits_the_screen(page: Page) -> None:

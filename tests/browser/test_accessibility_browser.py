@@ -38,6 +38,12 @@ def test_every_page_has_no_violations(new_page, axe, device, lang):
     assert_no_axe_violations(axe, page, f"Heart to Heart menus ({lang}, {device})")
     page.goto("/heart-to-heart/examples?step=9")
     assert_no_axe_violations(axe, page, f"examples, step 9 ({lang}, {device})")
+    # A bad deal code: a page that says what is wrong.
+    for path in ("/heart-to-heart/deal/HH1-X-AAAAAAA", "/hearts/deal/not-a-code"):
+        answer = page.goto(path)
+        assert answer.status in (400, 404)
+        expect(page.locator("h1")).to_be_visible()
+        assert_no_axe_violations(axe, page, f"{path} ({lang}, {device})")
 
 
 def fast_forward_to_match_end(page: Page, mirror: Mirror) -> None:
@@ -79,6 +85,9 @@ def test_hearts_dialogs_have_no_violations(new_page, axe, lang):
         played = mirror.legal()[0]
         press_and_wait(page, page.locator(f'#ht-hand [data-card="{played}"]'), "desktop")
         mirror.play(played)
+
+    expect(page.locator('#ht-trick [data-won="true"]')).to_have_count(1)
+    assert_no_axe_violations(axe, page, f"Hearts table after a trick ({lang})")
 
     # The last trick, fetched when its dialog opens.
     before = htmx_done(page)

@@ -50,7 +50,7 @@ def mid_trick_deal() -> str:
     raise AssertionError("no deal found")
 
 
-TABLE_JS = """() => {
+TABLE_JS = r"""() => {
   const hand = Array.from(document.querySelectorAll("#ht-hand button[data-card]"), (b) => ({
     card: b.dataset.card,
     dimmed: b.getAttribute("aria-disabled") === "true",
@@ -60,9 +60,13 @@ TABLE_JS = """() => {
   const table = Array.from(document.querySelectorAll("#ht-trick [data-card][data-seat]"),
     (c) => ({seat: Number(c.dataset.seat), card: c.dataset.card, won: c.dataset.won === "true"}));
   const turn = document.querySelector('.ht-seat[aria-current="true"]');
+  // Each badge: points this hand, then the match total (the number ends each one's text).
+  const number = (el) => Number(el.textContent.trim().match(/\d+$/)[0]);
+  const points = [0, 1, 2, 3].map((s) => Array.from(
+    document.querySelectorAll(`#ht-seat-${s} .ht-seat-score > span`), number));
   return {
     phase: document.getElementById("ht-hand").dataset.phase,
-    hand, table,
+    hand, table, points,
     turn: turn ? Number(turn.dataset.seat) : null,
     broken: document.querySelector(".ht-broken").dataset.on === "true",
   };
@@ -88,9 +92,10 @@ def expected_table(view, lang: str) -> dict:
         {"seat": p.seat, "card": card_text(p.card), "won": p.seat == winner}
         for p in sorted(shown, key=lambda p: p.seat)
     ]
+    points = [[view.hand_points[s], view.totals[s]] for s in range(4)]
     return {
-        "phase": view.phase, "hand": hand, "table": table, "turn": view.turn,
-        "broken": view.hearts_broken,
+        "phase": view.phase, "hand": hand, "table": table, "points": points,
+        "turn": view.turn, "broken": view.hearts_broken,
     }
 
 
@@ -200,6 +205,11 @@ def test_phone_first_tap_lifts_second_plays(new_page, lang):
     expect(card(page, first)).not_to_have_attribute("aria-pressed", "true")
     assert not plays, "a first tap must only lift the card"
     expect(card(page, dimmed)).to_have_count(1)
+    # A tap on the table lowers it; the next tap lifts again.
+    page.locator(".ht-table").tap(position={"x": 20, "y": 20})
+    expect(card(page, second)).not_to_have_attribute("aria-pressed", "true")
+    card(page, second).tap()
+    expect(card(page, second)).to_have_attribute("aria-pressed", "true")
 
     page.evaluate(WATCH_TABLE_JS)
     press_and_wait(page, card(page, second), "phone")
@@ -257,6 +267,31 @@ def test_desktop_arrows_and_enter(new_page, lang):
         screenshot(page, "hearts-desktop.png")
 
 
+DUPLICATE_IDS_JS = """() => {
+  const ids = Array.from(document.querySelectorAll("[id]"), (el) => el.id);
+  return [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
+}"""
+
+
+@pytest.mark.parametrize(("device", "lang"), [("phone", "en"), ("desktop", "vi")])
+def test_redrawn_pieces_keep_ids_unique(new_page, device, lang):
+    """The pieces an action redraws replace the old ones: no id twice in the page, and the
+    status line (the aria-live region) holds the narration itself."""
+    deal = mid_trick_deal()
+    page = new_page(device, lang)
+    open_match(page, deal)
+    mirror = Mirror(deal)
+    pass_by_pressing(page, device, lang, mirror)
+    played = mirror.legal()[0]
+    play(page, device, mirror, played)
+    assert_table(page, mirror, lang, "played")
+    assert page.evaluate(DUPLICATE_IDS_JS) == []
+    status = page.locator("#status")
+    expect(status).to_have_attribute("aria-live", "polite")
+    expect(status.locator("[id]")).to_have_count(0)
+    expect(status).to_contain_text(card_name(played, lang))
+
+
 @pytest.mark.parametrize(("device", "lang"), [("phone", "vi"), ("desktop", "en")])
 def test_undo_takes_back_the_last_card(new_page, device, lang):
     deal = mid_trick_deal()
@@ -264,16 +299,23 @@ def test_undo_takes_back_the_last_card(new_page, device, lang):
     open_match(page, deal)
     mirror = Mirror(deal)
     pass_by_pressing(page, device, lang, mirror)
-    before = expected_table(mirror.view, lang)
-    played = mirror.legal()[0]
-    play(page, device, mirror, played)
-    assert_table(page, mirror, lang, "played")
+    tables = [expected_table(mirror.view, lang)]
+    played = []
+    for _ in range(2):
+        played.append(mirror.legal()[0])
+        play(page, device, mirror, played[-1])
+        assert_table(page, mirror, lang, f"{len(played)} played")
+        tables.append(expected_table(mirror.view, lang))
 
-    press_and_wait(page, page.get_by_role("button", name=TEXT["undo"][lang]), device)
-    mirror.match.undo()
-    assert expected_table(mirror.view, lang) == before
-    assert_table(page, mirror, lang, "undo: the card is back in the hand, the bots' too")
-    expect(card(page, played)).to_have_count(1)
+    # Each undo takes back the player's last card and the bots' cards that followed it.
+    undo = page.get_by_role("button", name=TEXT["undo"][lang])
+    for back in (1, 2):
+        press_and_wait(page, undo, device)
+        mirror.match.undo()
+        assert expected_table(mirror.view, lang) == tables[-1 - back]
+        assert_table(page, mirror, lang, f"undo number {back}")
+        expect(card(page, played[-back])).to_have_count(1)
+    expect(undo).to_be_disabled()
 
 
 @pytest.mark.parametrize(("device", "lang"), [("phone", "en"), ("desktop", "vi")])

@@ -70,8 +70,11 @@ def test_heart_to_heart_asks_before_replacing(new_page, axe, device, lang):
 @pytest.mark.parametrize(("device", "lang"), BOTH)
 def test_hearts_asks_before_replacing(new_page, axe, device, lang):
     page = new_page(device, lang)
+    # Nothing passed or played yet: a shared deal simply replaces the match.
+    page.goto(f"/hearts/deal/{HEARTS_SHARED}")
     page.goto(f"/hearts/deal/{HEARTS_MINE}")
     expect(page.locator('[data-info="deal"]')).to_have_text(HEARTS_MINE)
+    expect(page.locator("dialog[open]")).to_have_count(0)
     hand = page.locator("#ht-hand")
     for code in page.locator("#ht-hand button[data-card]").evaluate_all(
         "cards => cards.slice(0, 3).map((c) => c.dataset.card)"
