@@ -3,16 +3,18 @@
 A page is drawn from the player's :class:`HeartsView` only (never the match itself), so no card
 of another hand can reach a template. An action (pass, play, undo, next hand) loads the match,
 checks the version the page holds, applies the action and the bots' answer, stores it by
-compare-and-set, and answers with the pieces of the table whose HTML changed (htmx out-of-band
-swaps). The bots' cards come back all at once, with the order they were played in, and
-static/js/hearts-*.js shows them one by one.
+compare-and-set, and answers with the pieces of the table whose values changed (htmx
+out-of-band swaps, drawn only for those). The cards played come back all at once, in the order
+they were played, in place of the trick: static/js/hearts-table.js shows them one by one and
+builds the final table from them.
 """
 
 from __future__ import annotations
 
 import itertools
 import secrets
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from html import escape
 from typing import Annotated
 
@@ -334,84 +336,109 @@ def narration(
 
 
 # -- rendering ------------------------------------------------------------------------------
+#
+# An action's answer is worked out from the two table models, not from their HTML: each piece
+# is drawn only when the values it shows differ, so a play renders a few small pieces once.
+# tests/web/test_hearts_page.py applies every answer of a whole match to the page it changes
+# and checks that the result is the page drawn afresh.
 
-@dataclass(slots=True)
-class Pieces:
-    """A table drawn in pieces by element id, the hand's cards one by one (for a play, which
-    only removes a card and changes which others are playable) and the bots' card counts."""
-
-    pieces: dict[str, str]
-    cards: dict[str, str]
-    order: list[str]
-    hand_open: str
-    # A bot's badge without its card count, and the count alone: a bot's card changes only
-    # the count, unless it also changes the points or the turn.
-    badges: dict[int, str]
-    counts: dict[int, str]
+# Pieces drawn whole when what they show changed: (macro, what it shows).
+_WHOLE_PIECES: tuple[tuple[str, Callable[[Table], object]], ...] = (
+    ("info", lambda t: (t.hand_number, t.direction_label, t.hearts_broken)),
+    ("bar", lambda t: (t.phase, t.pass_label)),
+    ("dialog", lambda t: t.phase in ("hand_over", "match_over") and (
+        t.phase, t.hand_number, t.moon_line, t.winner_line, t.score_rows,
+        tuple(seat.total for seat in t.seats),
+    )),
+)
 
 
-def render_pieces(
-    table: Table, lang: str, *, oob: bool, steps: list[Step] | None = None
-) -> Pieces:
+def pieces_module(table: Table):
+    """The macros of templates/hearts/_pieces.html bound to ``table`` (call in a language)."""
+    return templates.get_template("hearts/_pieces.html").make_module({"t": table})
+
+
+def number_piece(ident: str, value: int) -> str:
+    return f'<span id="{ident}" hx-swap-oob="innerHTML">{value}</span>'
+
+
+def hand_changes(old: Table, new: Table, macros) -> list[str]:
+    """The hand as out-of-band pieces: the cards that went, and each card that changed (only
+    its aria-disabled when that is all); the whole hand when the phase changed or a card came
+    in."""
+    before = {c.code: c for c in old.hand}
+    now = [c.code for c in new.hand]
+    if old.phase != new.phase or [code for code in before if code in now] != now:
+        return [str(macros.hand(True))]
+    out = [str(macros.gone(code)) for code in before if code not in now]
+    for card in new.hand:
+        was = before[card.code]
+        if card == was:
+            continue
+        if replace(was, legal=card.legal) == card:
+            out.append(str(macros.playable(card)))
+        else:
+            out.append(str(macros.hand_card(card, True)))
+    return out
+
+
+def seat_changes(old: Table, new: Table, macros) -> list[str]:
+    """A badge whose turn mark moved, whole; else its numbers that changed, each alone."""
+    out = []
+    for s, (was, now) in enumerate(zip(old.seats, new.seats, strict=True)):
+        if (was.name, was.turn) != (now.name, now.turn):
+            out.append(str(macros.seat(s, True)))
+            continue
+        numbers = [("hp", was.hand_points, now.hand_points), ("tot", was.total, now.total)]
+        if s != HUMAN:  # the player's cards are counted by the hand itself
+            numbers.append(("left", was.cards_left, now.cards_left))
+        out.extend(number_piece(f"ht-{name}-{s}", after)
+                   for name, before, after in numbers if before != after)
+    return out
+
+
+def changed_pieces(old: Table, new: Table, steps: list[Step], lang: str) -> list[str]:
+    """The pieces of ``new`` that differ from ``old``, as out-of-band swaps. When the action
+    played cards, they come in place of the trick, in order, for the page to show one by
+    one."""
     token = current_language.set(lang)
     try:
-        macros = templates.get_template("hearts/_pieces.html").make_module({"t": table})
-        # The trick goes first: the page holds back the scores that arrive after it until its
-        # cards have been shown one by one.
-        pieces = {
-            "ht-trick": macros.trick(oob, steps or ()),
-            "ht-info": macros.info(oob),
-            "ht-hand": macros.hand(oob),
-            "ht-bar": macros.bar(oob),
-            "ht-dialog": macros.dialog(oob),
-            "ht-version": macros.version(oob),
-        }
-        for s in range(4):
-            pieces[f"ht-seat-{s}"] = macros.seat(s, oob)
-        badges = {s: str(macros.seat(s, oob, False)) for s in range(1, 4)}
-        counts = {s: str(macros.cards_left(s, oob)) for s in range(1, 4)}
-        cards = {c.code: str(macros.hand_card(c, oob)) for c in table.hand}
-        return Pieces(
-            {key: str(value) for key, value in pieces.items()},
-            cards,
-            [c.code for c in table.hand],
-            str(macros.hand_open(oob)),
-            badges,
-            counts,
-        )
+        macros = pieces_module(new)
+        # The trick goes first: the page holds back the numbers and the narration that come
+        # after it until its cards have been shown one by one.
+        out = []
+        if steps:
+            out.append(str(macros.steps(steps)))
+        elif (old.table, old.table_done, old.table_winner) != (
+            new.table, new.table_done, new.table_winner
+        ):
+            out.append(str(macros.trick(True)))
+        for name, shown in _WHOLE_PIECES:
+            if shown(old) != shown(new):
+                out.append(str(getattr(macros, name)(True)))
+        if old.phase == new.phase == "playing":  # the bar is the same but for its buttons
+            if old.undo_available != new.undo_available:
+                out.append(str(macros.undo_button(True)))
+            if old.has_last_trick != new.has_last_trick:
+                out.append(str(macros.last_button(True)))
+        out.extend(hand_changes(old, new, macros))
+        out.extend(seat_changes(old, new, macros))
+        out.append(str(macros.version(True)))
+        return out
     finally:
         current_language.reset(token)
 
 
-def hand_changes(old: Pieces, new: Pieces) -> list[str]:
-    """The hand as out-of-band pieces: nothing, or the cards that went and the cards whose
-    state changed when no card came in and the order held; else the whole hand."""
-    if old.pieces["ht-hand"] == new.pieces["ht-hand"]:
-        return []
-    kept = [code for code in old.order if code in new.cards]
-    if old.hand_open != new.hand_open or kept != new.order:
-        return [new.pieces["ht-hand"]]
-    gone = [f'<button id="ht-c-{code}" hx-swap-oob="delete"></button>'
-            for code in old.order if code not in new.cards]
-    return gone + [new.cards[code] for code in new.order if new.cards[code] != old.cards[code]]
-
-
-def changed_pieces(old: Pieces, new: Pieces, steps: list[Step], after: Table, lang: str):
-    out = []
-    for key, html in new.pieces.items():
-        if key == "ht-hand":
-            out.extend(hand_changes(old, new))
-        elif key == "ht-trick" and steps:
-            # Cards were played: the trick carries them in order for the page to replay.
-            out.append(render_pieces(after, lang, oob=True, steps=steps).pieces["ht-trick"])
-        elif html == old.pieces[key]:
-            continue
-        elif key in ("ht-seat-1", "ht-seat-2", "ht-seat-3"):
-            s = int(key[-1])
-            out.append(html if new.badges[s] != old.badges[s] else new.counts[s])
-        else:
-            out.append(html)
-    return out
+def all_pieces(table: Table, lang: str) -> list[str]:
+    """Every piece of the table, as out-of-band swaps (for a page that has to catch up)."""
+    token = current_language.set(lang)
+    try:
+        macros = pieces_module(table)
+        out = [str(macros.trick(True)), str(macros.info(True)), str(macros.hand(True)),
+               str(macros.bar(True)), str(macros.dialog(True)), str(macros.version(True))]
+        return out + [str(macros.seat(s, True)) for s in range(4)]
+    finally:
+        current_language.reset(token)
 
 
 def live_piece(text: str) -> str:
@@ -578,8 +605,7 @@ async def hearts_last_trick(
     table.last_trick = last_trick(view, tr)
     token = current_language.set(lang)
     try:
-        macros = templates.get_template("hearts/_pieces.html").make_module({"t": table})
-        return HTMLResponse(str(macros.last_trick()), headers={"Vary": "HX-Request"})
+        return HTMLResponse(str(pieces_module(table).last_trick()), headers={"Vary": "HX-Request"})
     finally:
         current_language.reset(token)
 
@@ -637,9 +663,11 @@ async def act(
     htmx = request.headers.get("hx-request") == "true"
     loaded = await load_match(store, session_id, game_id, lang)
     held = _parse_version(version)
-    before_view, before_table = table_of(loaded, tr)
     if held is not None and held != loaded.stored.version:
         return _current(loaded, lang, htmx, tr.gettext("The table had changed; here it is now."))
+    # The table the page shows, taken before the action changes the match (a page without
+    # htmx is redirected and needs none).
+    before = table_of(loaded, tr) if htmx else None
     try:
         saved, plays = await apply(store, session_id, loaded.stored, loaded.match, action)
     except (HeartsError, CardError) as exc:
@@ -651,14 +679,12 @@ async def act(
     if saved is None:
         fresh = await load_match(store, session_id, game_id, lang)
         return _current(fresh, lang, htmx, tr.gettext("The table had changed; here it is now."))
-    after = Loaded(saved, loaded.match)
-    after_view, after_table = table_of(after, tr)
-    if not htmx:
+    if before is None:
         return RedirectResponse("/hearts", status_code=303)
+    before_view, before_table = before
+    after_view, after_table = table_of(Loaded(saved, loaded.match), tr)
     steps = steps_of(before_view, after_view, plays, tr)
-    old = render_pieces(before_table, lang, oob=True)
-    new = render_pieces(after_table, lang, oob=True)
-    changed = changed_pieces(old, new, steps, after_table, lang)
+    changed = changed_pieces(before_table, after_table, steps, lang)
     changed.append(live_piece(narration(before_view, after_view, steps, tr)))
     return fragment(changed)
 
@@ -667,8 +693,7 @@ def _current(loaded: Loaded, lang: str, htmx: bool, message: str) -> Response:
     if not htmx:
         return RedirectResponse("/hearts", status_code=303)
     _, table = table_of(loaded, translator(lang))
-    pieces = list(render_pieces(table, lang, oob=True).pieces.values())
-    return fragment([*pieces, live_piece(message)], status=409)
+    return fragment([*all_pieces(table, lang), live_piece(message)], status=409)
 
 
 VersionField = Annotated[str | None, Form()]

@@ -91,6 +91,19 @@
     cards[Math.max(0, Math.min(cards.length - 1, next))].focus();
   });
 
+  // A card whose only change is whether it can be played comes as its id and aria-disabled
+  // alone (data-patch): the attribute is copied, the card stays.
+  document.addEventListener("htmx:oobBeforeSwap", (e) => {
+    const patch = e.detail.fragment.firstElementChild;
+    if (!(e.detail.fragment instanceof DocumentFragment) || !patch?.hasAttribute("data-patch")) {
+      return;
+    }
+    e.detail.shouldSwap = false;
+    const disabled = patch.getAttribute("aria-disabled");
+    if (disabled) e.detail.target.setAttribute("aria-disabled", disabled);
+    else e.detail.target.removeAttribute("aria-disabled");
+  });
+
   // Keep the keyboard focus in the hand when the server redraws it or takes the played card
   // out: the card now at the same place gets it.
   let focusIndex = -1;

@@ -1,14 +1,14 @@
 // The Hearts table: shows the cards an action played one by one (the server sends them all at
-// once, in order, in a <template>), opens the hand/match dialogs when the cards have landed,
-// lets refused actions (409) redraw the table, and copies the deal link.
+// once, in order, in a <template> in place of the trick; the final table is built from them),
+// opens the hand/match dialogs when the cards have landed, lets refused actions (409) redraw
+// the table, and copies the deal link.
 (() => {
   "use strict";
   const CARD_DELAY = 450; // between two cards: fast enough not to bore, slow enough to follow
   const TRICK_PAUSE = 1100; // a finished trick stays in view before the next card
   const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-  let replay = null; // {slots, done, steps, token} prepared before the swap
-  let running = null; // {token, finish} of the replay in progress
+  let running = null; // {finish} of the replay in progress, until its cards have landed
   let landed = Promise.resolve();
 
   const slotsOf = (trick) => Array.from(trick.querySelectorAll(":scope > .ht-slot"));
@@ -19,45 +19,38 @@
     flushDeferred();
   }
 
-  // The scores, the hearts-broken mark and the narration change when the replayed cards have
-  // landed, not before: their new pieces wait here (the newest piece per id wins).
+  // The numbers, the hearts-broken mark, the turn and the narration change when the replayed
+  // cards have landed, not before: their new pieces wait here (the newest piece per id wins).
   const deferred = new Map();
-  const DEFERRED = /^(ht-seat-\d|ht-left-\d|ht-info|status)$/;
+  const DEFERRED = /^(ht-seat-\d|ht-(hp|tot|left)-\d|ht-info|status)$/;
   function flushDeferred() {
-    if (running || replay) return;
+    if (running) return;
     for (const apply of deferred.values()) apply();
     deferred.clear();
   }
 
-  // Before a new trick piece goes in: put the table back as it was, and keep the final state.
   document.addEventListener("htmx:oobBeforeSwap", (e) => {
     const old = e.detail.target;
-    if (DEFERRED.test(old?.id || "") && (replay || running)) {
+    // htmx hands over a fragment holding the new element for a whole swap, and the new
+    // element itself (whose content goes in) for hx-swap-oob="innerHTML".
+    const whole = e.detail.fragment instanceof DocumentFragment;
+    const fresh = whole ? e.detail.fragment.firstElementChild : e.detail.fragment;
+    if (DEFERRED.test(old?.id || "") && running) {
       e.detail.shouldSwap = false;
-      if (old.id === "status") {
-        // The live region stays; only its words change (so screen readers read them).
-        const words = e.detail.fragment.textContent;
-        deferred.set(old.id, () => { old.textContent = words; });
-      } else {
-        const piece = e.detail.fragment.firstElementChild.cloneNode(true);
-        deferred.set(old.id, () => document.getElementById(old.id)?.replaceWith(piece));
-      }
+      const id = old.id;
+      const piece = fresh.cloneNode(true);
+      deferred.set(id, whole
+        ? () => document.getElementById(id)?.replaceWith(piece)
+        // The element stays (a live region keeps being read); only its content changes.
+        : () => document.getElementById(id)?.replaceChildren(...piece.childNodes));
       return;
     }
     if (old?.id !== "ht-trick") return;
     finishRunning();
-    const fresh = e.detail.fragment.querySelector?.("#ht-trick") || e.detail.fragment.firstElementChild;
-    const template = fresh?.querySelector("template.ht-steps");
-    if (!template) return;
-    const before = slotsOf(old).map((slot) => slot.innerHTML);
-    replay = {
-      steps: Array.from(template.content.querySelectorAll(".ht-step")),
-      final: slotsOf(fresh).map((slot) => slot.innerHTML),
-      finalDone: fresh.dataset.done || null,
-      startDone: old.dataset.done || null,
-    };
-    slotsOf(fresh).forEach((slot, i) => { slot.innerHTML = before[i]; });
-    setDone(fresh, replay.startDone);
+    if (fresh?.localName !== "template") return; // the whole table: htmx swaps it
+    // The cards an action played: shown one by one on the table the page holds.
+    e.detail.shouldSwap = false;
+    landed = run(old, Array.from(fresh.content.children)).then(flushDeferred);
   });
 
   function setDone(trick, done) {
@@ -65,38 +58,66 @@
     else delete trick.dataset.done;
   }
 
-  async function run(trick, plan) {
-    let stopped = false;
+  // A step as the card the table shows (the table_card macro of templates/hearts/_pieces.html
+  // with templates/_card.html's face): a step carries only the code, the seat and the name.
+  function tableCard(step) {
+    const code = step.dataset.card;
+    const rank = code.slice(0, -1);
+    const card = document.createElement("div");
+    card.className = `card ${code.slice(-1).toLowerCase()}`;
+    card.dataset.card = code;
+    card.dataset.seat = step.dataset.seat;
+    card.setAttribute("role", "img");
+    card.setAttribute("aria-label", step.textContent);
+    for (const tag of ["i", "b"]) {
+      const part = document.createElement(tag);
+      part.textContent = rank;
+      card.append(part);
+    }
+    return card;
+  }
+
+  // One played card onto the table: a finished trick is cleared first; a card that ends a
+  // trick (data-ends: the winner's seat) rings the winner's card.
+  function place(trick, step, arrive) {
     const slots = slotsOf(trick);
+    if (trick.dataset.done) {
+      slots.forEach((slot) => slot.replaceChildren());
+      setDone(trick, null);
+    }
+    const card = tableCard(step);
+    if (arrive) card.setAttribute("data-arrive", "");
+    slots[Number(step.dataset.seat)].replaceChildren(card);
+    const ends = step.dataset.ends;
+    if (ends !== undefined) {
+      slots[Number(ends)].querySelector(".card")?.setAttribute("data-won", "true");
+      setDone(trick, "true");
+    }
+  }
+
+  async function run(trick, steps) {
+    // The table after the last card, built at once: shown when the replay is cut short.
+    const final = trick.cloneNode(true);
+    for (const step of steps) place(final, step, false);
+    let stopped = false;
     const finish = () => {
       stopped = true;
-      slots.forEach((slot, i) => { slot.innerHTML = plan.final[i]; });
-      setDone(trick, plan.finalDone);
+      slotsOf(final).forEach((slot, i) => { slotsOf(trick)[i].innerHTML = slot.innerHTML; });
+      setDone(trick, final.dataset.done || null);
     };
-    running = { finish };
-    let full = plan.startDone === "true";
-    for (const [i, step] of plan.steps.entries()) {
-      if (stopped) return;
-      if (full) {
-        slots.forEach((slot) => { slot.innerHTML = ""; });
-        setDone(trick, null);
-        full = false;
-      }
-      const card = step.firstElementChild.cloneNode(true);
-      card.setAttribute("data-arrive", "");
-      slots[Number(card.dataset.seat)].replaceChildren(card);
-      if (step.dataset.winner !== undefined) {
-        slots[Number(step.dataset.winner)].querySelector(".card")?.setAttribute("data-won", "true");
-        setDone(trick, "true");
-        full = true;
-      }
-      if (i < plan.steps.length - 1) await wait(full ? TRICK_PAUSE : CARD_DELAY);
+    const me = { finish };
+    running = me;
+    for (const [i, step] of steps.entries()) {
+      if (stopped) break;
+      place(trick, step, true);
+      if (i < steps.length - 1) await wait(trick.dataset.done ? TRICK_PAUSE : CARD_DELAY);
     }
-    if (stopped) return;
-    finish();
-    running = null;
-    // The last trick of a hand stays in view a moment before the scores cover it.
-    if (full) await wait(TRICK_PAUSE);
+    if (!stopped) {
+      finish();
+      // The last trick of a hand stays in view a moment before the scores cover it.
+      if (trick.dataset.done) await wait(TRICK_PAUSE);
+    }
+    if (running === me) running = null;
   }
 
   // A tap on the table shows the end of the replay at once.
@@ -117,11 +138,7 @@
 
   document.addEventListener("htmx:load", (e) => {
     const el = e.target;
-    if (el.id === "ht-trick" && replay) {
-      const plan = replay;
-      replay = null;
-      landed = run(el, plan).then(flushDeferred);
-    } else if (el.id === "ht-dialog") {
+    if (el.id === "ht-dialog") {
       landed.then(() => openDialogs(el));
     } else if (el === document.body) {
       openDialogs(document);

@@ -21,7 +21,6 @@ from app.web.session import COOKIE_NAME, SessionMiddleware
 
 HX = {"hx-request": "true"}
 CARD_TAG = re.compile(r'<button id="ht-c-(\w+)"[^>]*>')
-OOB_PIECE = re.compile(r'<(\w+)\b[^>]*\bid="([\w-]+)"[^>]*hx-swap-oob="(true|delete|innerHTML)"')
 
 
 @dataclass
@@ -87,11 +86,78 @@ def element_at(text: str, start: int) -> str:
     raise AssertionError(f"unclosed <{tag}> at {start}")
 
 
-def assert_only_changed(response_text: str, page_before: str) -> None:
-    """Every piece in an answer differs from what the page showed before."""
-    for m in re.finditer(r'<\w+\b[^>]*\bid="[\w-]+"[^>]*hx-swap-oob="true"', response_text):
-        piece = element_at(response_text, m.start())
-        assert piece.replace(' hx-swap-oob="true"', "") not in page_before, piece[:120]
+PIECE = re.compile(r'<(\w+)\b[^>]*\bid="([\w-]+)"[^>]*\bhx-swap-oob="(\w+)"[^>]*>')
+STEP = re.compile(r'<p data-card="(\w+)" data-seat="(\d)"(?: data-ends="(\d)")?>([^<]*)</p>')
+SLOT = re.compile(r'<div class="ht-slot" data-slot="\d">')
+
+
+def located(html: str, ident: str) -> tuple[int, int]:
+    """Where the element with this id starts and ends in ``html``."""
+    start = html.rindex("<", 0, html.index(f' id="{ident}"'))
+    return start, start + len(element_at(html, start))
+
+
+def replay_steps(page: str, steps: str) -> str:
+    """The trick after the played cards, built as static/js/hearts-table.js builds it."""
+    start, end = located(page, "ht-trick")
+    trick = page[start:end]
+    slots = []
+    for m in SLOT.finditer(trick):
+        slot = element_at(trick, m.start())
+        slots.append(slot[len(m.group(0)) : -len("</div>")])
+    done = 'data-done="true"' in trick[: trick.index(">")]
+    for code, seat, ends, label in STEP.findall(steps):
+        if done:
+            slots, done = ["", "", "", ""], False
+        rank, suit = code[:-1], code[-1].lower()
+        slots[int(seat)] = (f'<div class="card {suit}" data-card="{code}" data-seat="{seat}" '
+                            f'role="img" aria-label="{label}"><i>{rank}</i><b>{rank}</b></div>')
+        if ends:
+            slots[int(ends)] = slots[int(ends)].replace(' role=', ' data-won="true" role=')
+            done = True
+    inner = "".join(f'<div class="ht-slot" data-slot="{s}">{slots[s]}</div>' for s in range(4))
+    opening = '<div id="ht-trick" class="ht-trick"' + (' data-done="true"' if done else "") + ">"
+    return page[:start] + opening + inner + "</div>" + page[end:]
+
+
+def apply_piece(page: str, tag: str, ident: str, swap: str, piece: str) -> str:
+    """The page after one out-of-band piece, as htmx and static/js/hearts-*.js apply it."""
+    if tag == "template":
+        return replay_steps(page, piece)
+    start, end = located(page, ident)
+    if swap == "delete":
+        return page[:start] + page[end:]
+    if swap == "innerHTML":
+        open_end = page.index(">", start) + 1
+        content = piece[piece.index(">") + 1 : piece.rindex("</")]
+        return page[:open_end] + content + page[end - len(f"</{tag}>") :]
+    if " data-patch" in piece:  # only aria-disabled changes
+        card = re.sub(r' aria-disabled="true"', "", page[start:end])
+        if "aria-disabled" in piece:
+            card = re.sub(r'( aria-label="[^"]*")', r'\1 aria-disabled="true"', card, count=1)
+        return page[:start] + card + page[end:]
+    return page[:start] + piece.replace(' hx-swap-oob="true"', "") + page[end:]
+
+
+def main_of(page: str) -> str:
+    """The game's part of a page, without whitespace between tags or the narration."""
+    main = page[page.index("<main") : page.index("</main>")]
+    main = re.sub(r'(<p id="status"[^>]*>).*?</p>', r"\1</p>", main, flags=re.S)
+    return re.sub(r">\s+<", "><", main)
+
+
+def assert_answer_makes_page(answer: str, page_before: str, page_after: str) -> None:
+    """The answer's pieces, applied to the page they answer, give the page drawn afresh, and
+    each one changes something: an answer carries what changed, and only that."""
+    page = page_before
+    for m in PIECE.finditer(answer):
+        tag, ident, swap = m.groups()
+        piece = element_at(answer, m.start())
+        changed = apply_piece(page, tag, ident, swap, piece)
+        if ident != "status":
+            assert main_of(changed) != main_of(page), f"{piece[:120]} changes nothing"
+        page = changed
+    assert main_of(page) == main_of(page_after)
 
 
 async def post(client: httpx.AsyncClient, url: str, **data) -> httpx.Response:
@@ -148,8 +214,9 @@ async def test_whole_match_through_the_page(client: httpx.AsyncClient, app: Fast
         assert version_in(response.text) == page.version + 1
         _, after = await stored_match(client, app, page.game_id)
         assert_no_hidden_card(response.text, after)
-        assert_only_changed(response.text, page.html)
-        page = await get_page(client)
+        fresh = await get_page(client)
+        assert_answer_makes_page(response.text, page.html, fresh.html)
+        page = fresh
         assert_no_hidden_card(page.html, after)
     view = after.view(HUMAN)
     assert plays == 13 * (hands + 1)  # the player played every one of its cards, no bot did
@@ -204,12 +271,16 @@ async def test_undo_takes_back_the_card_and_the_bots_cards(
                         version=str(page.version))
     assert played.status_code == 200
     page_after = await get_page(client)
+    assert_answer_makes_page(played.text, page.html, page_after.html)
     assert card not in page_after.hand
     assert re.search(r"<button[^>]*>Undo</button>", page_after.html)
     undone = await post(client, f"/hearts/{page.game_id}/undo",
                         version=str(page_after.version))
     assert undone.status_code == 200
     page_back = await get_page(client)
+    # Undo plays no card: the table comes back whole.
+    assert re.search(r'<div id="ht-trick"[^>]*hx-swap-oob="true"', undone.text)
+    assert_answer_makes_page(undone.text, page_after.html, page_back.html)
     assert page_back.hand == page.hand
     assert page_back.version == page_after.version + 1
     _, restored = await stored_match(client, app, page.game_id)
@@ -245,28 +316,28 @@ async def test_stale_version_and_double_tap_apply_once(
 
 async def test_a_play_answers_with_small_pieces(client: httpx.AsyncClient) -> None:
     page, _ = await play_first_trick_card(client)
-    bots_answered = 0
     for _ in range(4):
         response = await post(client, f"/hearts/{page.game_id}/play", card=page.playable[0],
                               version=str(page.version))
-        ids = [m.group(2) for m in OOB_PIECE.finditer(response.text)]
-        assert "ht-version" in ids and "status" in ids
-        # A play takes cards out of the hand: it never redraws the deal code or a dialog that
-        # did not change.
-        assert "ht-dialog" not in ids
-        if "ht-info" in ids:
-            assert "Hearts broken" in response.text
-        assert 'data-info="deal"' not in response.text
-        assert len(response.content) < len(page.html.encode()) / 2
-        steps = response.text[response.text.find('<template class="ht-steps">') :]
-        if re.search(r'data-seat="[123]"', steps.split("</template>")[0]):
-            # Bots played: their card counts changed, each sent alone or in its redrawn badge.
-            bots_answered += 1
-            assert any(i.startswith("ht-left-") for i in ids), ids
-            for seat in (1, 2, 3):
-                assert not (f"ht-left-{seat}" in ids and f"ht-seat-{seat}" in ids)
-        page = await get_page(client)
-    assert bots_answered
+        pieces = {m.group(2): m for m in PIECE.finditer(response.text)}
+        # The cards played come once, as steps in place of the trick, the player's first.
+        assert next(iter(pieces)) == "ht-trick" and pieces["ht-trick"].group(1) == "template"
+        steps = STEP.findall(response.text)
+        assert steps[0][:2] == (page.playable[0], "0")
+        assert "ht-slot" not in response.text
+        # The turn comes back to the player: no badge is redrawn, only the bots' card counts
+        # (and points when a trick had some), each number alone.
+        assert not any(ident.startswith("ht-seat-") for ident in pieces)
+        for seat in {int(seat) for _, seat, _, _ in steps} - {0}:
+            assert pieces[f"ht-left-{seat}"].group(3) == "innerHTML"
+        # The hand loses the card played; the other cards come as their playability alone.
+        assert pieces[f"ht-c-{page.playable[0]}"].group(3) == "delete"
+        assert len(re.findall(r'<button id="ht-c-\w+" class=', response.text)) <= 3
+        assert "ht-dialog" not in pieces and 'data-info="deal"' not in response.text
+        fresh = await get_page(client)
+        assert_answer_makes_page(response.text, page.html, fresh.html)
+        assert len(response.content) < len(page.html.encode()) / 5
+        page = fresh
 
 
 async def test_another_browser_cannot_touch_the_match(
