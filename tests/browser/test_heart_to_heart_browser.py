@@ -387,3 +387,15 @@ def test_win_a_w_deal_by_the_solvers_line(new_page, axe, device, lang):
     expect(page.locator('[data-info="moves"]')).to_have_text(str(game.moves))
     expect(page.locator("#h2h-heart button[data-pos]")).to_have_count(0)
     assert_no_axe_violations(axe, page, f"won dialog ({lang})")
+
+    # A won game is final: once the dialog is closed, taps change nothing and undo is off.
+    press(dialog.locator('form[method="dialog"] button'), device)
+    expect(page.locator("dialog[open]")).to_have_count(0)
+    version = page.locator("#h2h-version").get_attribute("value")
+    if game.stock_count:
+        press_and_wait(page, target(page, "stock"), device)
+    expect(page.locator("#h2h-version")).to_have_attribute("value", version)
+    expect(page.locator('[data-info="moves"]')).to_have_text(str(game.moves))
+    expect(page.get_by_role("button", name=TEXT["undo"][lang])).to_have_attribute(
+        "aria-disabled", "true"
+    )

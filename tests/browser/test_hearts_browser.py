@@ -31,6 +31,7 @@ pytestmark = pytest.mark.browser
 TEXT = {
     "undo": {"vi": "Đi lại", "en": "Undo"},
     "pass_left": {"vi": "Chuyền sang trái", "en": "Pass left"},
+    "pass_right": {"vi": "Chuyền sang phải", "en": "Pass right"},
 }
 
 
@@ -363,3 +364,10 @@ def test_play_a_hand_to_the_score_table(new_page, axe, device, lang):
     expect(dialog.locator("tfoot td")).to_have_text([str(s) for s in mirror.view.totals])
     assert sum(scores) in (26, 78), "26 points a hand, or 3 × 26 after a moon"
     assert_no_axe_violations(axe, page, f"hand-over dialog ({lang}, {device})")
+
+    # The next hand: dealt afresh, passing to the right.
+    press_and_wait(page, dialog.locator("form button"), device)
+    mirror.match.next_hand()
+    expect(page.locator("dialog:modal")).to_have_count(0)
+    assert_table(page, mirror, lang, "hand 2 dealt")
+    expect(page.get_by_role("button", name=TEXT["pass_right"][lang])).to_be_visible()

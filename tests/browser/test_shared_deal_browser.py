@@ -13,6 +13,7 @@ pytestmark = pytest.mark.browser
 
 BOTH = [("phone", "vi"), ("desktop", "en")]
 H2H_MINE, H2H_SHARED = "HH1-N-AAAAAAM", "HH1-W-AAAAAAC"
+CONTINUE = {"vi": "Chơi tiếp", "en": "Continue"}
 HEARTS_MINE, HEARTS_SHARED = "HT1-N-AAAAAAB", "HT1-E-AAAAAAD"
 
 
@@ -60,6 +61,12 @@ def test_heart_to_heart_asks_before_replacing(new_page, axe, device, lang):
     page.goto(f"/heart-to-heart/deal/{H2H_MINE}")
     press_and_wait(page, page.locator('button[data-pile="stock"]'), device)
     expect(moves).to_have_text("1")
+    # Home offers to continue the unfinished game.
+    page.goto("/")
+    expect(page.get_by_role("link", name=CONTINUE[lang])).to_have_attribute(
+        "href", "/heart-to-heart"
+    )
+    page.goto("/heart-to-heart")
     ask_and_answer(
         page, axe, device, lang, f"/heart-to-heart/deal/{H2H_SHARED}", H2H_MINE, H2H_SHARED,
         lambda: expect(moves).to_have_text("1"),
