@@ -22,10 +22,11 @@ from app.rules.hearts_core import pass_target
 PLAY_BUDGET = 12000
 MIN_WORLDS = 6
 MAX_WORLDS = 120
-# Totals from which this hand may end the match: then the match result counts, not the hand.
+# When this hand can end the match, winning it (+1) or losing it (−1) weighs this many points.
 MATCH_POINT_WEIGHT = 40.0
-# A search value must beat the Normal choice by this margin to overrule it.
+# A candidate must beat the Normal choice by this many points per sampled deal to overrule it.
 NORMAL_PREFERENCE = 0.05
+
 
 class SamplingError(RuntimeError):
     """No deal of the unseen cards fits what the seat knows (the view is inconsistent)."""
@@ -34,18 +35,10 @@ class SamplingError(RuntimeError):
 def candidates(pos: Pos, me: int, legal_mask: int) -> list[int]:
     """One card per group of equivalent legal cards: same suit, no unseen card between them
     and no scoring difference (the queen stays on its own)."""
-    hand = pos.hands[me]
-    gone = pos.played | hand
     reps: list[int] = []
-    prev = -1
     for c in cards_in(legal_mask):
-        if prev >= 0 and c // 13 == prev // 13 and QUEEN_OF_SPADES not in (c, prev):
-            between = ((1 << c) - 1) & ~((2 << prev) - 1)
-            if between & ~gone == 0:
-                prev = c
-                continue
-        reps.append(c)
-        prev = c
+        if not reps or not _same_group(reps[-1], c, pos, me):
+            reps.append(c)
     return reps
 
 
