@@ -11,9 +11,12 @@ text key) and the Fisher–Yates loop are all written out here.
 
 from __future__ import annotations
 
+import operator
 import re
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -97,6 +100,11 @@ def parse_deal_code(text: str, game: str, variants: str) -> DealCode:
     return DealCode(game, variant, letters_to_number(letters))
 
 
+_GOLDEN = 0x9E3779B97F4A7C15
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
+
+
 class SplitMix64:
     """Steele, Lea and Flood's SplitMix64: tiny, fast and fully specified."""
 
@@ -106,10 +114,10 @@ class SplitMix64:
         self.state = seed & _MASK64
 
     def next_u64(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
+        self.state = (self.state + _GOLDEN) & _MASK64
         z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        z = ((z ^ (z >> 30)) * _MIX1) & _MASK64
+        z = ((z ^ (z >> 27)) * _MIX2) & _MASK64
         return z ^ (z >> 31)
 
     def below(self, bound: int) -> int:
@@ -131,10 +139,71 @@ def seed_from(*parts: object) -> int:
 
 
 def shuffled(items: Sequence[T], *seed_parts: object) -> list[T]:
-    """A Fisher–Yates shuffle of ``items`` driven by SplitMix64 seeded from ``seed_parts``."""
-    rng = SplitMix64(seed_from(*seed_parts))
+    """A Fisher–Yates shuffle of ``items`` driven by SplitMix64 seeded from ``seed_parts``.
+
+    Swap i (from the end down to 1) with ``j = SplitMix64.below(i + 1)``. Every deal of both
+    games runs this, so the draws are computed all at once (:func:`_draws`); the one-by-one
+    reference, :func:`_shuffled_one_by_one`, gives the same list and takes over whenever a
+    draw would have been rejected.
+    """
     deck = list(items)
+    last = len(deck) - 1
+    if last < 1:
+        return deck
+    seed = seed_from(*seed_parts)
+    draws = _draws(seed, last)
+    bounds, lowest_limit = _bounds(last)
+    if max(draws) >= lowest_limit:
+        # ``below`` would reject a draw here (odds about 2**-58 a deal): replay it exactly.
+        return _shuffled_one_by_one(deck, seed)
+    i = last
+    for j in map(_mod, draws, bounds):
+        deck[i], deck[j] = deck[j], deck[i]
+        i -= 1
+    return deck
+
+
+def _shuffled_one_by_one(deck: list[T], seed: int) -> list[T]:
+    """:func:`shuffled` written plainly, one ``below`` call per swap."""
+    rng = SplitMix64(seed)
     for i in range(len(deck) - 1, 0, -1):
         j = rng.below(i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     return deck
+
+
+_mod = operator.mod
+_LANE = 128  # bits per value in the packed ints: room for a 64 × 64-bit product
+
+
+@lru_cache(maxsize=8)
+def _bounds(count: int) -> tuple[list[int], int]:
+    """The bounds of ``count`` draws (count + 1 down to 2) and the lowest rejection limit."""
+    bounds = list(range(count + 1, 1, -1))
+    return bounds, min((1 << 64) - ((1 << 64) % bound) for bound in bounds)
+
+
+@lru_cache(maxsize=8)
+def _lanes(count: int) -> tuple[int, int, int]:
+    """For ``count`` packed values: ones in every lane, the SplitMix64 steps 1..count, and a
+    mask of each lane's low 64 bits."""
+    ones = sum(1 << (_LANE * k) for k in range(count))
+    steps = sum(((k + 1) * _GOLDEN) << (_LANE * k) for k in range(count))
+    return ones, steps, ones * _MASK64
+
+
+def _draws(seed: int, count: int) -> list[int]:
+    """The first ``count`` outputs of ``SplitMix64(seed)``, computed side by side.
+
+    The generator's k-th state is ``seed + k * golden`` (mod 2**64), so all of them are known
+    up front. They are packed into one int, one 128-bit lane each, and each step of the
+    output mix runs once for all lanes; masking after every shift and product keeps the lanes
+    apart. Python's big-int operations then do in C what 51 method calls did one at a time.
+    """
+    ones, steps, low = _lanes(count)
+    z = (seed * ones + steps) & low
+    z = ((z ^ (z >> 30)) & low) * _MIX1 & low
+    z = ((z ^ (z >> 27)) & low) * _MIX2 & low
+    z = (z ^ (z >> 31)) & low
+    words = memoryview(z.to_bytes(count * _LANE // 8, sys.byteorder)).cast("Q")
+    return words[:: _LANE // 64].tolist()

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from app.rules.cards import DECK_SIZE, FULL_DECK, HEARTS, SUIT_MASKS, card_text
+from app.rules.cards import DECK_SIZE, FULL_DECK, SUIT_MASKS, card_text
 from app.rules.deal_codes import DealCode, DealCodeError, parse_deal_code, shuffled
 from app.rules.hearts_core import (
     HAND_SIZE,
@@ -128,11 +128,25 @@ class Trick:
 _PLAYED = tuple(tuple(PlayedCard(seat, c) for c in range(DECK_SIZE)) for seat in range(NUM_SEATS))
 
 
+# A Trick is built through its slots: the frozen dataclass __init__ (object.__setattr__ per
+# field) cost more than the rest of a finished trick. Only finished tricks are built here.
+_new_object = object.__new__
+_set_leader = Trick.leader.__set__  # type: ignore[attr-defined]
+_set_cards = Trick.cards.__set__  # type: ignore[attr-defined]
+_set_winner = Trick.winner.__set__  # type: ignore[attr-defined]
+_set_points = Trick.points.__set__  # type: ignore[attr-defined]
+
+
 def _finished_trick(cards: tuple[PlayedCard, ...]) -> Trick:
     first, second, third, fourth = cards
     plain = (first.card, second.card, third.card, fourth.card)
     taken = (1 << plain[0]) | (1 << plain[1]) | (1 << plain[2]) | (1 << plain[3])
-    return Trick(first.seat, cards, trick_winner(first.seat, plain), points_of(taken))
+    trick = _new_object(Trick)
+    _set_leader(trick, first.seat)
+    _set_cards(trick, cards)
+    _set_winner(trick, trick_winner(first.seat, plain))
+    _set_points(trick, points_of(taken))
+    return trick
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,10 +218,16 @@ def parse_match_code(text: str) -> DealCode:
 def deal_hands(number: int, hand_number: int) -> tuple[int, int, int, int]:
     """The four hands of hand ``hand_number`` of match ``number``, as bitmasks by seat."""
     deck = shuffled(range(DECK_SIZE), GAME, number, hand_number)
-    hands = [0, 0, 0, 0]
-    for i, c in enumerate(deck):
-        hands[i // HAND_SIZE] |= 1 << c
-    return hands[0], hands[1], hands[2], hands[3]
+    # The cards are distinct, so the sum of their bits is their mask.
+    return (
+        sum(map(_ONE_SHIFTED, deck[0:13])),
+        sum(map(_ONE_SHIFTED, deck[13:26])),
+        sum(map(_ONE_SHIFTED, deck[26:39])),
+        sum(map(_ONE_SHIFTED, deck[39:52])),
+    )
+
+
+_ONE_SHIFTED = (1).__lshift__
 
 
 def _holder_of_two_of_clubs(hands: tuple[int, ...]) -> int:
@@ -268,24 +288,33 @@ def _apply_play(state: HandState, card: int) -> HandState:
     """The state after the seat to move plays ``card`` (already checked legal)."""
     (hand_number, phase, hands, chosen, passed, trick, tricks, seat, broken, hand_points,
      totals, hand_scores, moon, winner) = state  # fmt: skip
-    left = list(hands)
-    left[seat] ^= 1 << card
+    bit = 1 << card
+    h0, h1, h2, h3 = hands
+    # One branch per seat builds the new hands faster than a list round trip.
+    if seat == 0:
+        hands = (h0 ^ bit, h1, h2, h3)
+    elif seat == 1:
+        hands = (h0, h1 ^ bit, h2, h3)
+    elif seat == 2:
+        hands = (h0, h1, h2 ^ bit, h3)
+    else:
+        hands = (h0, h1, h2, h3 ^ bit)
     trick = (*trick, _PLAYED[seat][card])
-    if card // 13 == HEARTS:
+    if bit & HEARTS_MASK:
         broken = True
     if len(trick) < NUM_SEATS:
         return _new_state(HandState, (
-            hand_number, phase, (left[0], left[1], left[2], left[3]), chosen, passed, trick,
-            tricks, (seat + 1) & 3, broken, hand_points, totals, hand_scores, moon, winner,
+            hand_number, phase, hands, chosen, passed, trick, tricks, (seat + 1) & 3, broken,
+            hand_points, totals, hand_scores, moon, winner,
         ))  # fmt: skip
     done = _finished_trick(trick)
+    taker = done.winner
     points = list(hand_points)
-    points[done.winner] += done.points
+    points[taker] += done.points
     tricks = (*tricks, done)
     state = _new_state(HandState, (
-        hand_number, phase, (left[0], left[1], left[2], left[3]), chosen, passed, (), tricks,
-        done.winner, broken, (points[0], points[1], points[2], points[3]), totals, hand_scores,
-        moon, winner,
+        hand_number, phase, hands, chosen, passed, (), tricks, taker, broken,
+        (points[0], points[1], points[2], points[3]), totals, hand_scores, moon, winner,
     ))  # fmt: skip
     if len(tricks) < HAND_SIZE:
         return state
@@ -335,7 +364,7 @@ def _invalid_state(what: str) -> HeartsError:
 class HeartsMatch:
     """A match of Hearts: the player against three bots, hand after hand up to 100."""
 
-    __slots__ = ("_code", "_deal", "_state", "_undo")
+    __slots__ = ("_code", "_deal", "_legal", "_legal_at", "_state", "_undo")
 
     def __init__(self, code: DealCode, state: HandState, undo: list[HandState]) -> None:
         """A match at ``state`` with the player's undo snapshots ``undo`` (oldest first).
@@ -348,6 +377,10 @@ class HeartsMatch:
         self._state = state
         # States taken just before each of the player's plays in this hand, oldest first.
         self._undo = undo
+        # legal_plays() of the state ``_legal_at``: a caller that asks before it plays (the
+        # bots, the pages, any random driver) then pays for the rule once per play.
+        self._legal_at: HandState | None = None
+        self._legal = 0
 
     @classmethod
     def new(cls, code: DealCode | str) -> HeartsMatch:
@@ -397,10 +430,18 @@ class HeartsMatch:
     def legal_plays(self) -> int:
         """The cards the seat to move may play (0 outside the playing phase)."""
         st = self._state
-        if st.turn < 0:
-            return 0
-        led = st.trick[0].card // 13 if st.trick else -1
-        return legal_mask(st.hands[st.turn], led, not st.tricks, st.hearts_broken)
+        if self._legal_at is st:
+            return self._legal
+        turn = st.turn
+        if turn < 0:
+            legal = 0
+        else:
+            trick = st.trick
+            led = trick[0].card // 13 if trick else -1
+            legal = legal_mask(st.hands[turn], led, not st.tricks, st.hearts_broken)
+        # States are immutable, so the mask holds as long as this very state is current.
+        self._legal_at, self._legal = st, legal
+        return legal
 
     def view(self, seat: int) -> HeartsView:
         if not 0 <= seat < NUM_SEATS:
@@ -486,12 +527,11 @@ class HeartsMatch:
         if type(card) is not int or not 0 <= card < DECK_SIZE:
             raise IllegalPlay("not_a_card", f"{card!r} is not a card.")
         bit = 1 << card
-        hand = st.hands[turn]
-        if not hand & bit:
-            raise IllegalPlay("not_in_hand", f"{card_text(card)} is not in the hand.")
-        trick = st.trick
-        led = trick[0].card // 13 if trick else -1
-        if not legal_mask(hand, led, not st.tricks, st.hearts_broken) & bit:
+        legal = self._legal if self._legal_at is st else self.legal_plays()
+        if not legal & bit:
+            # Legal cards are in the hand, so this tells the two refusals apart.
+            if not st.hands[turn] & bit:
+                raise IllegalPlay("not_in_hand", f"{card_text(card)} is not in the hand.")
             raise _why_illegal(st, card)
         if turn == HUMAN:
             self._undo.append(st)
@@ -524,6 +564,7 @@ class HeartsMatch:
         twin = HeartsMatch.__new__(HeartsMatch)
         twin._code, twin._deal = self._code, self._deal
         twin._state, twin._undo = self._state, list(self._undo)
+        twin._legal_at, twin._legal = self._legal_at, self._legal
         return twin
 
     def __eq__(self, other: object) -> bool:
