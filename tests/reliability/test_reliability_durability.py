@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sqlite3
+from contextlib import closing
 from dataclasses import dataclass
 
 import httpx
@@ -108,6 +110,9 @@ async def test_sigkill_loses_no_answered_move(start_server, sqlite_url) -> None:
         for client, seen in zip(hearts, hearts_acked, strict=True):
             hand = HeartsHand.from_page((await client.get(f"{server.base_url}/hearts")).text)
             assert seen.version <= hand.version <= seen.version + 1
+        # The file itself came through whole.
+        with closing(sqlite3.connect(sqlite_url.removeprefix("sqlite:///"))) as db:
+            assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     finally:
         for client in clients:
             await client.aclose()
