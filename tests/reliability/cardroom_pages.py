@@ -1,4 +1,5 @@
 """Reading the pages as htmx would: the ids, versions and cards a player's next request needs.
+The reliability tests and the players of bench/web.py and bench/load.py share it.
 
 ``HeartsHand`` mirrors the Hearts hand in the page the way htmx swaps it: a full ``ht-hand``
 piece replaces it, single ``ht-c-…`` cards replace or delete their button.
