@@ -94,10 +94,9 @@
   // A card whose only change is whether it can be played comes as its id and aria-disabled
   // alone (data-patch): the attribute is copied, the card stays.
   document.addEventListener("htmx:oobBeforeSwap", (e) => {
-    const patch = e.detail.fragment.firstElementChild;
-    if (!(e.detail.fragment instanceof DocumentFragment) || !patch?.hasAttribute("data-patch")) {
-      return;
-    }
+    const { fragment } = e.detail; // a fragment for a whole swap, else the element itself
+    const patch = fragment instanceof DocumentFragment ? fragment.firstElementChild : null;
+    if (!patch?.hasAttribute("data-patch")) return;
     e.detail.shouldSwap = false;
     const disabled = patch.getAttribute("aria-disabled");
     if (disabled) e.detail.target.setAttribute("aria-disabled", disabled);
