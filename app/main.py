@@ -19,14 +19,17 @@ from app.web.security import SecurityMiddleware
 from app.web.session import SessionMiddleware
 from app.web.templating import STATIC_DIR
 
+FIRST_ROUTERS = ("pages", "heart_to_heart", "hearts")
+
 
 def web_routers() -> list[APIRouter]:
-    """Every module of ``app.web`` with a module-level ``router``, pages first.
+    """Every module of ``app.web`` with a module-level ``router``, the busiest pages first.
 
     A new area (a game's pages, the JSON API) only has to add its module; nothing else changes.
     """
     names = sorted(info.name for info in pkgutil.iter_modules(web_package.__path__))
-    names.sort(key=lambda name: name != "pages")
+    # Routes are matched in order: the pages people use most come first.
+    names.sort(key=lambda name: FIRST_ROUTERS.index(name) if name in FIRST_ROUTERS else 99)
     routers = []
     for name in names:
         router = getattr(importlib.import_module(f"app.web.{name}"), "router", None)

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Form, Query, Request
+from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup, escape
 
@@ -35,7 +37,7 @@ from app.rules.heart_to_heart import (
 )
 from app.rules.heart_to_heart_solver import replay, solve_moves
 from app.store import GameStore, StoredGame
-from app.web.deps import Lang, ProfileDep, SessionId, StoreDep
+from app.web.deps import Lang, ProfileDep, SessionId, StoreDep, VisitDep
 from app.web.errors import PageError
 from app.web.games import GameEntry, register_game
 from app.web.heart_to_heart_flow import (
@@ -62,8 +64,27 @@ router = APIRouter(prefix=PATH, include_in_schema=False)
 Piece = tuple[str, tuple[Any, ...]]  # (macro name, its arguments)
 
 
+# Games this process loaded or stored lately, by (game id, version). A version names exactly one
+# state (the store only ever writes version n+1 over version n), so a hit is that state, and
+# saves re-reading and re-checking the JSON on every tap. Entries are private copies.
+_RECENT: OrderedDict[tuple[str, int], HeartToHeartGame] = OrderedDict()
+RECENT_GAMES = 2048
+
+
+def remember(stored: StoredGame, game: HeartToHeartGame) -> None:
+    _RECENT[stored.game_id, stored.version] = game.copy()
+    _RECENT.move_to_end((stored.game_id, stored.version))
+    while len(_RECENT) > RECENT_GAMES:
+        _RECENT.popitem(last=False)
+
+
 def load(stored: StoredGame) -> HeartToHeartGame:
-    return HeartToHeartGame.from_json(stored.state)
+    """The game of ``stored``, as a fresh copy the caller may change."""
+    game = _RECENT.get((stored.game_id, stored.version))
+    if game is None:
+        game = HeartToHeartGame.from_json(stored.state)
+        remember(stored, game)
+    return game.copy()
 
 
 def is_unfinished(game: HeartToHeartGame) -> bool:
@@ -344,10 +365,6 @@ def parse_code(text: str, lang: str) -> str:
         ) from error
 
 
-Version = Annotated[int, Form(ge=0, le=2**62)]
-Elapsed = Annotated[float | None, Form(ge=0, le=10**8)]
-
-
 @router.get("")
 async def game_view(
     request: Request, store: StoreDep, session_id: SessionId, profile: ProfileDep, lang: Lang
@@ -400,30 +417,55 @@ async def deal_accept(code: str, store: StoreDep, session_id: SessionId, lang: L
     return RedirectResponse(PATH, status_code=303)
 
 
+@dataclass(frozen=True, slots=True)
+class Action:
+    version: int
+    elapsed: float | None
+    target: str | None
+
+
+MAX_VERSION_DIGITS = 18
+MAX_ELAPSED = 10**8
+
+
+async def read_action(request: Request, *, with_target: bool) -> Action:
+    """The form of a tap or an undo, checked by hand. These are the hottest routes, and
+    FastAPI's per-field form validation cost more than the rest of a tap (bench/README.md).
+    Anything malformed is a 400."""
+    form = await request.form()
+    version = form.get("version")
+    elapsed = form.get("elapsed") or None
+    target = form.get("target")
+    if not isinstance(version, str) or not version.isdigit() or len(version) > MAX_VERSION_DIGITS:
+        raise HTTPException(400)
+    if elapsed is not None:
+        try:
+            elapsed = float(elapsed) if isinstance(elapsed, str) and len(elapsed) < 20 else None
+        except ValueError:
+            elapsed = None
+        if elapsed is None or not 0 <= elapsed <= MAX_ELAPSED:  # NaN fails both comparisons
+            raise HTTPException(400)
+    if with_target and not (isinstance(target, str) and len(target) <= 12):
+        raise HTTPException(400)
+    return Action(int(version), elapsed, target if with_target else None)
+
+
 @router.post("/g/{game_id}/tap")
-async def tap(
-    game_id: str,
-    request: Request,
-    store: StoreDep,
-    session_id: SessionId,
-    profile: ProfileDep,
-    lang: Lang,
-    target: Annotated[str, Form(max_length=12)],
-    version: Version,
-    elapsed: Elapsed = None,
-) -> Response:
+async def tap(game_id: str, request: Request, visit: VisitDep) -> Response:
+    store, session_id, lang = visit.store, visit.session_id, visit.lang
+    action = await read_action(request, with_target=True)
     stored = await owned_game(store, session_id, game_id, lang)
-    game, options = load(stored), options_of(profile)
-    if version != stored.version:
+    game, options = load(stored), options_of(visit.profile)
+    if action.version != stored.version:
         return stale_answer(request, stored, game, options, lang)
     try:
-        where = parse_target(target)
+        where = parse_target(action.target)
     except TargetError as error:
         message = translator(lang).gettext("That is not a place on the table.")
         raise PageError(400, message) from error
     before_game = game.copy()
     before = board_pieces(game, stored.game_id, stored.version, options, lang)
-    report_time(game, elapsed, stored)
+    report_time(game, action.elapsed, stored)
     result = game.tap(where)
     if not result.changed:
         return board_answer(
@@ -432,28 +474,21 @@ async def tap(
     saved = await commit(store, session_id, stored, game)
     if saved is None:  # another tab or a double tap won the race: show what is there now
         return await fresh_answer(request, store, session_id, game_id, options, lang)
+    remember(saved, game)
     message = tap_message(result, game, before_game, options, lang)
     return board_answer(request, saved, game, options, lang, before=before, message=message)
 
 
 @router.post("/g/{game_id}/undo")
-async def undo(
-    game_id: str,
-    request: Request,
-    store: StoreDep,
-    session_id: SessionId,
-    profile: ProfileDep,
-    lang: Lang,
-    version: Version,
-    elapsed: Elapsed = None,
-) -> Response:
+async def undo(game_id: str, request: Request, visit: VisitDep) -> Response:
+    store, session_id, lang = visit.store, visit.session_id, visit.lang
+    action = await read_action(request, with_target=False)
     stored = await owned_game(store, session_id, game_id, lang)
-    game, options = load(stored), options_of(profile)
-    if version != stored.version:
+    game, options = load(stored), options_of(visit.profile)
+    if action.version != stored.version:
         return stale_answer(request, stored, game, options, lang)
-    t = translator(lang)
     before = board_pieces(game, stored.game_id, stored.version, options, lang)
-    report_time(game, elapsed, stored)
+    report_time(game, action.elapsed, stored)
     try:
         game.undo()
     except UndoError as error:
@@ -465,7 +500,8 @@ async def undo(
     saved = await commit(store, session_id, stored, game)
     if saved is None:
         return await fresh_answer(request, store, session_id, game_id, options, lang)
-    message = t.gettext("Move taken back")
+    remember(saved, game)
+    message = translator(lang).gettext("Move taken back")
     return board_answer(request, saved, game, options, lang, before=before, message=message)
 
 

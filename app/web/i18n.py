@@ -87,6 +87,7 @@ def rank_word(rank: str, lang: str) -> str:
     return translator(lang).gettext(_RANK_WORDS.get(rank, rank))
 
 
+@cache
 def heart_name(rank: str, lang: str) -> str:
     """The name of a Heart to Heart card (all hearts) of rank text "A", "2" … "K"."""
     return translator(lang).card_names[card(SUITS.index("H"), RANKS.index(rank))]
