@@ -98,6 +98,10 @@ async def test_fifty_copies_of_a_hearts_play_apply_once(deployments, backend) ->
         after = HeartsHand.from_page((await client.get(f"{bases[-1]}/hearts")).text)
         assert after.version == version + 1
         assert card not in after.cards and len(after.cards) == 12
+        # Without htmx, a stale form post leads back to the table as it is now.
+        plain = await client.post(f"{bases[0]}/hearts/{hand.game_id}/play",
+                                  data={"card": card, "version": str(version)})
+        assert plain.status_code == 303 and plain.headers["location"] == "/hearts"
 
 
 async def tab(client: httpx.AsyncClient, base: str, game_id: str, version: int, seed: int,
