@@ -15,7 +15,8 @@ busy machine slows both alike:
 
 Rates are per CPU second of this process (``time.process_time``), which descheduling on a
 shared machine does not inflate; wall-clock rates are printed too. Also: ``view()`` calls and
-``to_json``/``from_json`` round trips per second.
+``to_json``/``from_json`` round trips per second, and CPU time per hand of the deal, the plays
+and the random picks.
 
     nice .venv/bin/python -m bench.hearts_engine --hands 2000 --rounds 5
 """
@@ -33,7 +34,7 @@ import pyspiel
 
 from app.rules.cards import mask_of
 from app.rules.deal_codes import number_to_letters
-from app.rules.hearts import HUMAN, HeartsMatch
+from app.rules.hearts import HUMAN, HeartsMatch, deal_hands
 from app.rules.hearts_core import (
     TWO_OF_CLUBS_BIT,
     legal_mask,
@@ -133,6 +134,64 @@ def mid_hand_match(rng: random.Random) -> HeartsMatch:
     return match
 
 
+Recorded = tuple[HeartsMatch, list[int], list[int]]
+
+
+def recorded_hands(count: int, rng: random.Random) -> list[Recorded]:
+    """``count`` hands as ``match_hands`` plays them: the match after the exchange, the cards
+    then played and the legal cards each was picked from."""
+    randrange = rng.randrange
+    hands: list[Recorded] = []
+    while len(hands) < count:
+        match = HeartsMatch.new(f"HT1-N-{number_to_letters(randrange(26**7))}")
+        while len(hands) < count:
+            if match.phase == "passing":
+                for seat in range(4):
+                    match.choose_pass(seat, random_pass(match.state.hands[seat], rng))
+            start, cards, legals = match.copy(), [], []
+            while match.phase == "playing":
+                legals.append(match.legal_plays())
+                cards.append(nth_card(legals[-1], randrange(legals[-1].bit_count())))
+                match.play(cards[-1])
+            hands.append((start, cards, legals))
+            if match.phase == "match_over":
+                break
+            match.next_hand()
+    return hands
+
+
+def breakdown(count: int) -> dict[str, float]:
+    """CPU µs per hand of three parts of ``match_hands``: the deal, the 52 plays replayed
+    through ``legal_plays()`` + ``play()`` (no random picks), and the random picks alone."""
+    hands = recorded_hands(count, random.Random(9))
+    rng = random.Random(9)
+    randrange = rng.randrange
+
+    def deals() -> None:
+        for n in range(count):
+            deal_hands(n * 7919, n % 4 + 1)
+
+    def plays() -> None:
+        for start, cards, _ in hands:
+            match = start.copy()
+            for card in cards:
+                match.legal_plays()
+                match.play(card)
+
+    def picks() -> None:
+        for _, _, legals in hands:
+            for legal in legals:
+                nth_card(legal, randrange(legal.bit_count()))
+
+    parts = {"deal (shuffle + masks)": deals, "52 plays, replayed": plays, "52 random picks": picks}
+    spent = {}
+    for name, work in parts.items():
+        cpu = time.process_time()
+        work()
+        spent[name] = (time.process_time() - cpu) / count * 1e6
+    return spent
+
+
 def rate(work: Callable[[int, random.Random], int], count: int, seed: int) -> tuple[float, float]:
     """Items per CPU second and per wall second."""
     rng = random.Random(seed)
@@ -191,6 +250,10 @@ def main() -> None:
           f"{len(saved['undo'])} undo snapshots")  # fmt: skip
     for name, (cpu, wall) in extras.items():
         print(f"| {name} | {cpu:,.0f} / CPU s | {wall:,.0f} / wall s |")
+    print(f"\nOne HeartsMatch hand: {1e6 / statistics.median(cpu_rates['ours (HeartsMatch)']):.0f} "
+          f"CPU µs; OpenSpiel's {1e6 / base:.0f} µs. Parts of ours:")
+    for name, micros in breakdown(args.hands).items():
+        print(f"| {name} | {micros:.0f} µs |")
 
 
 if __name__ == "__main__":

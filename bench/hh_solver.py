@@ -5,7 +5,9 @@ For ``--count`` consecutive ``N`` codes from ``--start``: the share of winnable 
 of taps: wall-clock time of the first run, the process's CPU time (which a busy machine does
 not inflate by descheduling the process) and the best wall time of ``--repeats`` runs. Then
 the time to deal ``W`` codes and the length of their lines, engine taps per second under
-random play, and JSON round trips per second of a game with a full undo history.
+random play. Then what a page pays per tap for a game with a full undo history: ``to_json``,
+``from_json`` with the full check and with ``trusted=True``, and ``placement_help``, per CPU
+second (``--json-only`` runs just these).
 
     nice .venv/bin/python -m bench.hh_solver --count 10000
 """
@@ -102,17 +104,46 @@ def engine_figures(seconds_wanted: float) -> None:
     print(f"engine: {taps / elapsed:,.0f} actions per second (random taps and undos, "
           "status read after each)")
 
-    game = new_game("HH1-N-AAAAAAM")
-    for _ in range(150):
-        game.tap("stock")
-    rounds = 0
-    began = time.perf_counter()
+
+
+def per_cpu_second(work, seconds_wanted: float) -> float:
+    """Calls of ``work`` per CPU second of this process, run for about ``seconds_wanted``."""
+    calls = 0
+    began, cpu = time.perf_counter(), time.process_time()
     while time.perf_counter() - began < seconds_wanted:
-        HeartToHeartGame.from_json(game.to_json())
-        rounds += 1
-    elapsed = time.perf_counter() - began
-    print(f"JSON: {rounds / elapsed:,.0f} to_json + from_json round trips per second "
-          "(100-move undo history)")
+        for _ in range(100):
+            work()
+        calls += 100
+    return calls / (time.process_time() - cpu)
+
+
+def json_figures(seconds_wanted: float) -> None:
+    """What a page pays per tap to load, save and show a game with a full undo history."""
+    rng = random.Random(5)
+    number = 0
+    game = new_game(DealCode("HH1", "N", number))
+    while game.undo_depth < 100:
+        moves = list(game.legal_moves())
+        if game.status != "playing":
+            number += 1
+            game = new_game(DealCode("HH1", "N", number))
+            continue
+        # Pairs whenever there are some, so the history holds pairs as well as draws.
+        game.play(moves[0] if len(moves) > 1 and rng.random() < 0.8 else moves[-1])
+    free = game.free_mask
+    game.tap((free & -free).bit_length() - 1)
+    pairs = sum("+" in move for move in game.to_json()["history"])
+    data = game.to_json()
+    figures = {
+        "to_json": lambda: game.to_json(),
+        "from_json (full check, history replayed)": lambda: HeartToHeartGame.from_json(data),
+        "from_json(trusted=True)": lambda: HeartToHeartGame.from_json(data, trusted=True),
+        "placement_help (a card selected)": game.placement_help,
+    }
+    print(f"JSON: a game with a 100-move undo history ({pairs} pairs), a card selected")
+    for name, work in figures.items():
+        rate = per_cpu_second(work, seconds_wanted / len(figures))
+        print(f"| {name} | {rate:,.0f} / CPU s | {1e6 / rate:.1f} µs |")
 
 
 def main() -> None:
@@ -122,11 +153,14 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="solves per deal, for best-of")
     parser.add_argument("--w-count", type=int, default=1_000)
     parser.add_argument("--engine-seconds", type=float, default=5.0)
+    parser.add_argument("--json-only", action="store_true", help="only the load/save figures")
     args = parser.parse_args()
     print(f"Python {platform.python_version()} on {platform.machine()}")
-    solver_figures(args.start, args.count, args.repeats)
-    w_code_figures(args.start, args.w_count)
-    engine_figures(args.engine_seconds)
+    if not args.json_only:
+        solver_figures(args.start, args.count, args.repeats)
+        w_code_figures(args.start, args.w_count)
+        engine_figures(args.engine_seconds)
+    json_figures(args.engine_seconds)
 
 
 if __name__ == "__main__":

@@ -286,9 +286,18 @@ def free_mask_of(removed: int) -> int:
     return free
 
 
+# The closed patterns found so far; only those are kept, so at most the 623 there are.
+_closed: set[int] = set()
+
+
 def _is_closed(removed: int) -> bool:
     """Whether every gone position had its covering cards gone: what play can reach."""
-    return all(COVER_MASKS[p] & ~removed == 0 for p in positions_in(removed))
+    if removed in _closed:
+        return True
+    if all(COVER_MASKS[p] & ~removed == 0 for p in positions_in(removed)):
+        _closed.add(removed)
+        return True
+    return False
 
 
 def positions_in(mask: int) -> list[int]:
@@ -780,10 +789,11 @@ class HeartToHeartGame:
         gone = [0] * 14
         for p in positions_in(self._removed):
             gone[self.heart_ranks[p]] += 1
+        # Ranks are 1..13, so bytes hold them and count them in C (every load runs this).
+        heart, piles = bytes(self.heart_ranks), bytes(self._stock) + bytes(self._waste)
         for rank in range(1, 14):
-            in_piles = self._stock.count(rank) + self._waste.count(rank)
             # The waste cards that left the game, each with a heart card of their rank.
-            paired_from_piles = 4 - self.heart_ranks.count(rank) - in_piles
+            paired_from_piles = 4 - heart.count(rank) - piles.count(rank)
             if not 0 <= paired_from_piles <= gone[rank] or (gone[rank] - paired_from_piles) % 2:
                 raise StateError(f"the cards of rank {rank_name(rank)} do not add up")
         if self._selected is not None and not self._playable(self._selected):
