@@ -28,6 +28,7 @@ from app.rules.heart_to_heart import (
     HEART_SIZE,
     VARIANTS,
     HeartToHeartGame,
+    StateError,
     TapResult,
     TargetError,
     UndoError,
@@ -320,17 +321,23 @@ def report_time(game: HeartToHeartGame, elapsed: float | None, stored: StoredGam
     game.add_play_time(min(max(elapsed - game.play_time, 0.0), limit))
 
 
-async def owned_game(store: GameStore, session_id: str, game_id: str, lang: str) -> StoredGame:
-    """The game, if it is this browser's; to anyone else it does not exist (404)."""
+async def owned_game(
+    store: GameStore, session_id: str, game_id: str, lang: str
+) -> tuple[StoredGame, HeartToHeartGame]:
+    """This browser's Heart to Heart game of that id, loaded. Anything else (another browser's
+    game, an expired one, this browser's Hearts match) does not exist here: 404."""
     stored = await store.get(session_id, game_id)
-    if stored is None:
-        raise PageError(
-            404,
-            translator(lang).gettext(
-                "This game does not exist here: it belongs to another browser, or it expired."
-            ),
-        )
-    return stored
+    if stored is not None and stored.kind == KIND:
+        try:
+            return stored, load(stored)
+        except StateError:
+            pass  # written in a format this engine no longer reads: gone
+    raise PageError(
+        404,
+        translator(lang).gettext(
+            "This game does not exist here: it belongs to another browser, or it expired."
+        ),
+    )
 
 
 def deal_error_message(error: DealCodeError, text: str, lang: str) -> str:
@@ -454,8 +461,8 @@ async def read_action(request: Request, *, with_target: bool) -> Action:
 async def tap(game_id: str, request: Request, visit: VisitDep) -> Response:
     store, session_id, lang = visit.store, visit.session_id, visit.lang
     action = await read_action(request, with_target=True)
-    stored = await owned_game(store, session_id, game_id, lang)
-    game, options = load(stored), options_of(visit.profile)
+    stored, game = await owned_game(store, session_id, game_id, lang)
+    options = options_of(visit.profile)
     if action.version != stored.version:
         return stale_answer(request, stored, game, options, lang)
     try:
@@ -483,8 +490,8 @@ async def tap(game_id: str, request: Request, visit: VisitDep) -> Response:
 async def undo(game_id: str, request: Request, visit: VisitDep) -> Response:
     store, session_id, lang = visit.store, visit.session_id, visit.lang
     action = await read_action(request, with_target=False)
-    stored = await owned_game(store, session_id, game_id, lang)
-    game, options = load(stored), options_of(visit.profile)
+    stored, game = await owned_game(store, session_id, game_id, lang)
+    options = options_of(visit.profile)
     if action.version != stored.version:
         return stale_answer(request, stored, game, options, lang)
     before = board_pieces(game, stored.game_id, stored.version, options, lang)
@@ -515,8 +522,8 @@ def stale_answer(
 async def fresh_answer(
     request: Request, store: GameStore, session_id: str, game_id: str, options, lang: str
 ) -> Response:
-    stored = await owned_game(store, session_id, game_id, lang)
-    return stale_answer(request, stored, load(stored), options, lang)
+    stored, game = await owned_game(store, session_id, game_id, lang)
+    return stale_answer(request, stored, game, options, lang)
 
 
 @router.post("/options")
@@ -534,8 +541,7 @@ async def save_options(
     await store_options(store, session_id, chosen)
     if request.headers.get("hx-request") != "true" or game is None:
         return RedirectResponse(PATH, status_code=303)
-    stored = await owned_game(store, session_id, game, lang)
-    board = load(stored)
+    stored, board = await owned_game(store, session_id, game, lang)
     before = board_pieces(board, stored.game_id, stored.version, options_of(profile), lang)
     return board_answer(request, stored, board, chosen, lang, before=before, message=None)
 

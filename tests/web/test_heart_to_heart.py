@@ -444,6 +444,36 @@ async def test_another_browsers_game_does_not_exist(client, new_client):
     assert "another browser" in response.text
 
 
+async def test_an_id_that_is_not_this_sessions_heart_to_heart_game_is_not_found(client):
+    """This browser's Hearts match, or an id nobody has: every route taking a game id answers
+    the 404 page and changes nothing (the Hearts match's id used to crash the tap with a 500)."""
+    table = Table(client)
+    await table.load(f"/heart-to-heart/deal/{WINNABLE}")
+    await table.tap("stock")
+    hearts = await client.post("/api/hearts/games", json={})
+    hearts_id = hearts.json()["game_id"]
+    for game_id in (hearts_id, "no-such-game"):
+        for action, data in (
+            ("tap", {"target": "stock", "version": 1}),
+            ("undo", {"version": 1}),
+        ):
+            for headers in (HX, {}):
+                response = await client.post(
+                    f"/heart-to-heart/g/{game_id}/{action}", data=data, headers=headers
+                )
+                assert response.status_code == 404, (game_id, action, response.text)
+                assert "does not exist here" in response.text
+        response = await client.post(
+            "/heart-to-heart/options",
+            data={"placement_help": "true", "game": game_id},
+            headers=HX,
+        )
+        assert response.status_code == 404
+    assert (await client.get(f"/api/hearts/games/{hearts_id}")).json()["version"] == 1
+    await table.load()
+    assert table.info("moves") == "1"
+
+
 async def test_malformed_actions_are_client_errors(client):
     table = Table(client)
     await table.load()
