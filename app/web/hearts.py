@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import secrets
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from html import escape
@@ -364,8 +365,8 @@ def number_piece(ident: str, value: int) -> str:
 
 def hand_changes(old: Table, new: Table, macros) -> list[str]:
     """The hand as out-of-band pieces: the cards that went, and each card that changed (only
-    its aria-disabled when that is all); the whole hand when the phase changed or a card came
-    in."""
+    its state attributes when that is all); the whole hand when the phase changed or a card
+    came in."""
     before = {c.code: c for c in old.hand}
     now = [c.code for c in new.hand]
     if old.phase != new.phase or [code for code in before if code in now] != now:
@@ -375,15 +376,20 @@ def hand_changes(old: Table, new: Table, macros) -> list[str]:
         was = before[card.code]
         if card == was:
             continue
-        if replace(was, legal=card.legal) == card:
-            out.append(str(macros.playable(card)))
+        if new.phase == "playing" and replace(
+            was, legal=card.legal, received=card.received
+        ) == card:
+            out.append(str(macros.card_state(card)))
         else:
             out.append(str(macros.hand_card(card, True)))
     return out
 
 
-def seat_changes(old: Table, new: Table, macros) -> list[str]:
-    """A badge whose turn mark moved, whole; else its numbers that changed, each alone."""
+def seat_changes(old: Table, new: Table, steps: list[Step], macros) -> list[str]:
+    """A badge whose turn mark moved, whole; else its numbers that changed, each alone. The
+    page takes one from a bot's count of cards as each of its steps lands, so a count is sent
+    only when that does not give it (a new hand)."""
+    played = Counter(step.played.seat for step in steps)
     out = []
     for s, (was, now) in enumerate(zip(old.seats, new.seats, strict=True)):
         if (was.name, was.turn) != (now.name, now.turn):
@@ -391,9 +397,9 @@ def seat_changes(old: Table, new: Table, macros) -> list[str]:
             continue
         numbers = [("hp", was.hand_points, now.hand_points), ("tot", was.total, now.total)]
         if s != HUMAN:  # the player's cards are counted by the hand itself
-            numbers.append(("left", was.cards_left, now.cards_left))
+            numbers.append(("left", was.cards_left - played[s], now.cards_left))
         out.extend(number_piece(f"ht-{name}-{s}", after)
-                   for name, before, after in numbers if before != after)
+                   for name, shown, after in numbers if shown != after)
     return out
 
 
@@ -422,7 +428,7 @@ def changed_pieces(old: Table, new: Table, steps: list[Step], lang: str) -> list
             if old.has_last_trick != new.has_last_trick:
                 out.append(str(macros.last_button(True)))
         out.extend(hand_changes(old, new, macros))
-        out.extend(seat_changes(old, new, macros))
+        out.extend(seat_changes(old, new, steps, macros))
         out.append(str(macros.version(True)))
         return out
     finally:

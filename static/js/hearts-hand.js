@@ -91,16 +91,19 @@
     cards[Math.max(0, Math.min(cards.length - 1, next))].focus();
   });
 
-  // A card whose only change is whether it can be played comes as its id and aria-disabled
-  // alone (data-patch): the attribute is copied, the card stays.
+  // A card whose only changes are whether it can be played and its received mark comes as
+  // its id and those attributes alone (data-patch): they are copied, the card stays.
+  const PATCHED = ["aria-disabled", "data-received", "aria-describedby"];
   document.addEventListener("htmx:oobBeforeSwap", (e) => {
     const { fragment } = e.detail; // a fragment for a whole swap, else the element itself
     const patch = fragment instanceof DocumentFragment ? fragment.firstElementChild : null;
     if (!patch?.hasAttribute("data-patch")) return;
     e.detail.shouldSwap = false;
-    const disabled = patch.getAttribute("aria-disabled");
-    if (disabled) e.detail.target.setAttribute("aria-disabled", disabled);
-    else e.detail.target.removeAttribute("aria-disabled");
+    for (const name of PATCHED) {
+      const value = patch.getAttribute(name);
+      if (value === null) e.detail.target.removeAttribute(name);
+      else e.detail.target.setAttribute(name, value);
+    }
   });
 
   // Keep the keyboard focus in the hand when the server redraws it or takes the played card

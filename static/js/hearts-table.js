@@ -95,13 +95,23 @@
     }
   }
 
+  // A card landing takes one from its player's count of cards (the server sends a count only
+  // when that does not give it, as in a new hand).
+  function takeFromCount(step) {
+    const count = document.getElementById(`ht-left-${step.dataset.seat}`);
+    if (count) count.textContent = String(Number(count.textContent) - 1);
+  }
+
   async function run(trick, steps) {
     // The table after the last card, built at once: shown when the replay is cut short.
     const final = trick.cloneNode(true);
     for (const step of steps) place(final, step, false);
     let stopped = false;
+    let shown = 0; // steps placed on the table
     const finish = () => {
       stopped = true;
+      steps.slice(shown).forEach(takeFromCount);
+      shown = steps.length;
       slotsOf(final).forEach((slot, i) => { slotsOf(trick)[i].innerHTML = slot.innerHTML; });
       setDone(trick, final.dataset.done || null);
     };
@@ -110,6 +120,8 @@
     for (const [i, step] of steps.entries()) {
       if (stopped) break;
       place(trick, step, true);
+      takeFromCount(step);
+      shown = i + 1;
       if (i < steps.length - 1) await wait(trick.dataset.done ? TRICK_PAUSE : CARD_DELAY);
     }
     if (!stopped) {
