@@ -6,7 +6,7 @@ INSTALLED := $(VENV)/.installed
 HTMX := static/vendor/htmx.min.js
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: setup run test test-fast bench lint browser
+.PHONY: setup run test test-fast bench lint browser screenshots
 
 setup: $(INSTALLED) $(HTMX)
 
@@ -41,3 +41,8 @@ lint: setup
 
 bench: setup
 	$(PY) -m bench
+
+# The README's pictures: the browser tests take them; this refreshes docs/screenshots from them.
+screenshots: setup browser
+	$(PY) -m pytest -m browser -q
+	cp test-results/screenshots/*.png docs/screenshots/

@@ -12,7 +12,8 @@ from playwright.sync_api import Locator, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 ROOT = Path(__file__).resolve().parents[2]
-SCREENSHOTS = ROOT / "docs" / "screenshots"
+# Written into an ignored folder on every run; `make screenshots` copies them into docs/.
+SCREENSHOTS = ROOT / "test-results" / "screenshots"
 
 # Counts finished htmx requests (afterRequest fires once the answer's swaps are in the page).
 HTMX_COUNTER = """
