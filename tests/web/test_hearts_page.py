@@ -1,7 +1,9 @@
 """The Hearts page through its endpoints: the real app on a temporary SQLite store, via httpx.
 
 A whole match is played from the pass to the match winner with the page's own forms; every
-answer is checked for the other seats' cards and for pieces that did not change.
+answer is checked for the other seats' cards, and applied to the page it answers the way htmx and
+static/js/hearts-*.js apply it: the result must be the page drawn afresh, and every piece must
+change something.
 """
 
 from __future__ import annotations
