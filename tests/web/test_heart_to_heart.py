@@ -10,8 +10,9 @@ import pytest
 
 from app.main import create_app
 from app.rules.deal_codes import DealCode
-from app.rules.heart_to_heart import HEART_SIZE, new_game, rank_name
+from app.rules.heart_to_heart import HEART_SIZE, HeartToHeartGame, new_game, rank_name
 from app.rules.heart_to_heart_solver import solve, solve_moves
+from app.web import heart_to_heart as h2h_web
 from app.web.heart_to_heart import random_code
 from tests.web.pieces import attr, elements, top_level_ids
 
@@ -484,9 +485,42 @@ async def test_malformed_actions_are_client_errors(client):
         {"target": "stock"},
         {"target": "stock", "version": table.version, "elapsed": "-3"},
         {"target": "stock", "version": table.version, "elapsed": "nan"},
+        {"target": "stock", "version": table.version, **{f"x{i}": "" for i in range(9)}},
     ):
         response = await table.post("tap", data)
         assert response.status_code == 400, data
+
+
+async def test_a_tap_builds_the_board_once_and_trusts_the_store(client, monkeypatch):
+    """A tap's "before" pieces are the previous answer's "after" ones, and a game read back
+    from the store (another worker, a restart) is not re-proved by replaying its history."""
+    calls = {"board": 0, "replay": 0}
+    build, replay_history = h2h_web.board_pieces, HeartToHeartGame._check_history
+
+    def counted_board(*args):
+        calls["board"] += 1
+        return build(*args)
+
+    def counted_replay(game):
+        calls["replay"] += 1
+        return replay_history(game)
+
+    monkeypatch.setattr(h2h_web, "board_pieces", counted_board)
+    monkeypatch.setattr(HeartToHeartGame, "_check_history", counted_replay)
+    table = Table(client)
+    await table.load(f"/heart-to-heart/deal/{WINNABLE}")
+    line = solve(new_game(WINNABLE))[:10]
+    for target in line:
+        calls["board"] = 0
+        data = {"target": target_text(target), "version": table.version}
+        response = await table.post("tap", data)
+        assert response.status_code == 200 and "changed" not in status_text(response.text)
+        assert calls["board"] == 1, target
+        table.html = (await client.get("/heart-to-heart")).text
+    h2h_web._RECENT.clear()  # as in a process that did not write the game
+    response = await table.post("tap", {"target": "stock", "version": table.version})
+    assert "Turned over" in status_text(response.text)
+    assert calls["replay"] == 0
 
 
 async def test_a_restart_keeps_the_game(settings):
