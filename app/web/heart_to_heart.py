@@ -2,10 +2,12 @@
 new games, the rules and the examples.
 
 The board is a set of *pieces*, each an element with a stable id (heart positions ``p0``…``p24``,
-``h2h-stock``, ``h2h-waste``, the info-bar values, the version, undo, the dialog slot). A piece
-is described by a tuple of the arguments of its macro in ``_pieces.html``; a tap compares the
-tuples before and after and renders only those that differ, as ``hx-swap-oob`` elements. Without
-JavaScript the same routes answer the full page.
+``h2h-stock``, ``h2h-waste``, the info-bar values, the version, undo, the dialog slot, the
+placement-help sets). A piece is described by a tuple of the arguments of its macro in
+``_pieces.html``; a tap compares the tuples before and after and renders only those that
+differ, as ``hx-swap-oob`` elements. A card whose placement help alone changed is not sent: the
+help piece is, and static/js/placement-help.js applies it (see :class:`Board`). Without
+JavaScript the same routes answer the full page, placement help rendered on every card.
 """
 
 from __future__ import annotations
@@ -106,16 +108,23 @@ register_game(GameEntry(KIND, PATH, lambda stored: is_unfinished(load(stored))))
 # --- the board as pieces ---------------------------------------------------------------------
 
 
-def board_pieces(
+@dataclass(frozen=True, slots=True)
+class Board:
+    """The board as pieces. ``pieces``: what each piece shows, placement help aside (a tap
+    compares these). ``help``: each heart card's or the waste's ``data-help`` value (absent:
+    none), which the piece carries when it is rendered. The ``help`` piece holds the same sets
+    as data: an htmx answer sends it instead of every card whose help alone changed (a
+    selection dims nearly all of them), and static/js/placement-help.js applies it to the
+    cards, so the DOM ends up as the full page renders it."""
+
+    pieces: dict[str, Piece]
+    help: dict[str, str]
+
+
+def build_board(
     game: HeartToHeartGame, game_id: str, version: int, options: dict[str, bool], lang: str
-) -> dict[str, Piece]:
+) -> Board:
     outlined, dimmed = game.placement_help() if options["placement_help"] else ((), ())
-
-    def help_of(target: int | str) -> str | None:
-        if target in dimmed:
-            return "dimmed"
-        return "outlined" if target in outlined else None
-
     free, removed, selected = game.free_mask, game.removed_mask, game.selected
     pieces: dict[str, Piece] = {}
     for pos in range(HEART_SIZE):
@@ -126,7 +135,7 @@ def board_pieces(
         covered = not free >> pos & 1
         pieces[f"p{pos}"] = (
             "heart_card",
-            (pos, rank, heart_name(rank, lang), covered, selected == pos, help_of(pos)),
+            (pos, rank, heart_name(rank, lang), covered, selected == pos),
         )
     # An empty stock shows whether tapping it turns the waste over.
     can_redeal = game.stock_count == 0 and game.waste_count > 0
@@ -136,10 +145,7 @@ def board_pieces(
         pieces["waste"] = ("empty_waste", ())
     else:
         rank = rank_name(top)
-        pieces["waste"] = (
-            "waste",
-            (rank, heart_name(rank, lang), selected == "waste", help_of("waste")),
-        )
+        pieces["waste"] = ("waste", (rank, heart_name(rank, lang), selected == "waste"))
     pieces["score"] = ("score", (game.score,))
     pieces["moves"] = ("moves", (game.moves,))
     pieces["time"] = ("clock", (round(game.play_time, 1), game.clock_running))
@@ -152,45 +158,62 @@ def board_pieces(
             "end_dialog",
             (game_id, game.status, game.elapsed_seconds, game.moves, game.undo_depth > 0),
         )
-    return pieces
+    pieces["help"] = ("help", (help_text(outlined), help_text(dimmed)))
+    # Both can apply to one card (a free card with a partner, of another rank than the
+    # selected one): dimmed wins.
+    help = {piece_name(target): "outlined" for target in outlined}
+    help.update((piece_name(target), "dimmed") for target in dimmed)
+    return Board(pieces, help)
 
 
-# The pieces of stored versions, by (game id, version, placement help, language): a tap's
+def piece_name(target: int | str) -> str:
+    return "waste" if target == "waste" else f"p{target}"
+
+
+def help_text(targets: frozenset[int | str] | tuple[()]) -> str:
+    """A help set as the ``help`` piece carries it: "3 7 24 waste"."""
+    return " ".join(sorted(map(str, targets), key=lambda t: (not t.isdigit(), len(t), t)))
+
+
+# The boards of stored versions, by (game id, version, placement help, language): a tap's
 # "before" is the previous tap's "after", so each tap builds the board once.
-_BOARDS: OrderedDict[tuple[str, int, bool, str], dict[str, Piece]] = OrderedDict()
+_BOARDS: OrderedDict[tuple[str, int, bool, str], Board] = OrderedDict()
 
 
 def stored_board(
     stored: StoredGame, game: HeartToHeartGame, options: dict[str, bool], lang: str
-) -> dict[str, Piece]:
-    """``board_pieces`` of ``game``, which must be the state of ``stored`` (shared: read only)."""
+) -> Board:
+    """``build_board`` of ``game``, which must be the state of ``stored`` (shared: read only)."""
     key = (stored.game_id, stored.version, options["placement_help"], lang)
-    pieces = _BOARDS.get(key)
-    if pieces is None:
-        pieces = board_pieces(game, stored.game_id, stored.version, options, lang)
-        keep(_BOARDS, key, pieces)
-    return pieces
+    board = _BOARDS.get(key)
+    if board is None:
+        board = build_board(game, stored.game_id, stored.version, options, lang)
+        keep(_BOARDS, key, board)
+    return board
 
 
 HEART_NAMES = tuple(f"p{pos}" for pos in range(HEART_SIZE))
-# When more heart cards than this changed (a selection dims nearly all), one swap of the whole
-# heart is smaller than a swap per card.
+# When more heart cards than this changed, one swap of the whole heart is smaller than a swap
+# per card.
 WHOLE_HEART_OVER = HEART_SIZE // 2
 
 
 @lru_cache(maxsize=16384)
-def render_piece(macro: str, args: tuple[Any, ...], lang: str, oob: bool, static: bool) -> Markup:
+def render_piece(
+    macro: str, args: tuple[Any, ...], help: str | None, lang: str, oob: bool, static: bool
+) -> Markup:
     """One piece's HTML. Pieces repeat endlessly (a card in one state looks the same in every
     game), so rendered pieces are kept: a tap then costs dictionary lookups, not template runs."""
     module = templates.get_template(PIECES_TEMPLATE).module
+    helped = {"help": help} if help else {}
     with language(lang):
-        return Markup(getattr(module, macro)(*args, oob=oob, static=static))
+        return Markup(getattr(module, macro)(*args, oob=oob, static=static, **helped))
 
 
-def render_pieces(pieces: dict[str, Piece], names: list[str], lang: str, *, oob: bool) -> str:
+def render_pieces(board: Board, names: list[str], lang: str, *, oob: bool) -> str:
     def one(name: str, oob: bool) -> str:
-        macro, args = pieces[name]
-        return render_piece(macro, args, lang, oob, False)
+        macro, args = board.pieces[name]
+        return render_piece(macro, args, board.help.get(name), lang, oob, False)
 
     out = []
     if oob and sum(name in HEART_NAMES for name in names) > WHOLE_HEART_OVER:
@@ -203,17 +226,15 @@ def render_pieces(pieces: dict[str, Piece], names: list[str], lang: str, *, oob:
     return "".join(out)
 
 
-def piece_renderer(
-    pieces: dict[str, Piece], lang: str, *, static: bool = False
-) -> Callable[[str], str]:
+def piece_renderer(board: Board, lang: str, *, static: bool = False) -> Callable[[str], str]:
     """``piece(name)`` for a page template: one piece in place ("heart" is the whole heart)."""
     module = templates.get_template(PIECES_TEMPLATE).module
 
     def piece(name: str) -> str:
         if name == "heart":
             return module.heart(Markup("".join(piece(pos) for pos in HEART_NAMES)))
-        macro, args = pieces[name]
-        return render_piece(macro, args, lang, False, static)
+        macro, args = board.pieces[name]
+        return render_piece(macro, args, board.help.get(name), lang, False, static)
 
     return piece
 
@@ -304,14 +325,14 @@ def game_page(
     message: str | None = None,
     question: str | None = None,
 ) -> HTMLResponse:
-    pieces = stored_board(stored, game, options, lang)
+    board = stored_board(stored, game, options, lang)
     context = {
         "game": game,
         "game_id": stored.game_id,
         "options": options,
         "message": message,
         "question": question,
-        "piece": piece_renderer(pieces, lang),
+        "piece": piece_renderer(board, lang),
     }
     return page(request, "heart_to_heart/game.html", context, lang, headers={"Vary": "HX-Request"})
 
@@ -323,7 +344,7 @@ def board_answer(
     options: dict[str, bool],
     lang: str,
     *,
-    before: dict[str, Piece] | None,
+    before: Board | None,
     message: str | None,
 ) -> Response:
     """htmx: the pieces that differ from ``before`` (all of them when None) plus the status
@@ -331,7 +352,11 @@ def board_answer(
     if request.headers.get("hx-request") != "true":
         return game_page(request, stored, game, options, lang, message=message)
     after = stored_board(stored, game, options, lang)
-    names = [name for name, value in after.items() if before is None or before.get(name) != value]
+    names = [
+        name
+        for name, value in after.pieces.items()
+        if before is None or before.pieces.get(name) != value
+    ]
     body = render_pieces(after, names, lang, oob=True) + oob_status(message)
     return HTMLResponse(body, headers={"Vary": "HX-Request"})
 
@@ -630,13 +655,13 @@ async def examples(
     last = len(line) - 1
     step = min(step, last)
     game = line[step]
-    pieces = board_pieces(game, "example", 0, {"placement_help": False, "move_errors": False}, lang)
+    board = build_board(game, "example", 0, {"placement_help": False, "move_errors": False}, lang)
     context = {
         "deal": EXAMPLE_DEAL,
         "step": step,
         "last": last,
         "game": game,
-        "piece": piece_renderer(pieces, lang, static=True),
+        "piece": piece_renderer(board, lang, static=True),
         "done": describe_move(line[step - 1], game, lang) if step else None,
         "next": describe_move(game, line[step + 1], lang) if step < last else None,
         "pairs_left": (HEART_SIZE - game.removed_mask.bit_count()) // 2,
