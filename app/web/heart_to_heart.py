@@ -8,6 +8,12 @@ placement-help sets). A piece is described by a tuple of the arguments of its ma
 differ, as ``hx-swap-oob`` elements. A card whose placement help alone changed is not sent: the
 help piece is, and static/js/placement-help.js applies it (see :class:`Board`). Without
 JavaScript the same routes answer the full page, placement help rendered on every card.
+
+Unfinished games (contract: "at least one move … that is not over"): a stalemate is not over
+here. Undo leads out of it (heart-to-heart.md, "Undo"), and the player may want to try another
+line from an earlier position. So a deal URL asks before it replaces a stalemated game, and the
+home page offers Continue for it; only a won game is final. A deal stuck from the start has no
+move, so it is replaced without a question.
 """
 
 from __future__ import annotations
@@ -98,8 +104,8 @@ def load(stored: StoredGame) -> HeartToHeartGame:
 
 
 def is_unfinished(game: HeartToHeartGame) -> bool:
-    """At least one move made and the game not over (won or stuck)."""
-    return game.moves > 0 and game.status == "playing"
+    """At least one move made and the game not won (a stalemate counts: see the docstring)."""
+    return game.moves > 0 and not game.is_won
 
 
 register_game(GameEntry(KIND, PATH, lambda stored: is_unfinished(load(stored))))

@@ -433,6 +433,26 @@ async def test_deal_url_asks_before_replacing_an_unfinished_game(client):
     assert response.status_code == 303
 
 
+async def test_a_stalemated_game_is_unfinished(client):
+    """Undo leads out of a stalemate, so a deal URL asks before replacing one, and home offers
+    Continue for it."""
+    code, moves = greedy_stalemate()
+    table = Table(client)
+    await table.load(f"/heart-to-heart/deal/{code}")
+    for target in (target for move in moves for target in move.taps):
+        await table.tap(target_text(target))
+    assert dialog_heading(table.html) == "No more moves"
+    game_id, version = table.game_id, table.version
+    response = await client.get(f"/heart-to-heart/deal/{WINNABLE}")
+    assert response.status_code == 200
+    assert dialog_heading(response.text) == "Play the shared deal?"
+    assert response.text.count("<dialog open") == 1
+    await table.load()
+    assert (table.game_id, table.version) == (game_id, version)
+    assert dialog_heading(table.html) == "No more moves"
+    assert 'href="/heart-to-heart">Continue<' in (await client.get("/")).text
+
+
 async def test_new_game_any_or_winnable(client):
     table = Table(client)
     await table.load()
