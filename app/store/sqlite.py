@@ -1,6 +1,6 @@
 """The embedded store: one SQLite file in WAL mode, safe for several processes at once.
 
-Where the work runs (measured, see tests/store/measure_costs.py):
+Where the work runs (measured with bench/store.py, `python -m bench.store`):
 - The calls of a tap (one `get`, one `compare_and_set`) run inline on the event loop: a `get` of
   a Hearts match takes about 20 µs and a `compare_and_set` about 60 µs, while handing a call to a
   thread and back costs about 70 µs on its own (medians on the 2-core development machine), so
