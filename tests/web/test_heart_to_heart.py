@@ -206,6 +206,12 @@ async def test_stalemate_dialog_and_undo_out_of_it(client):
     answer = await table.tap(target_text(last[-1]))
     assert status_text(answer) == "No more moves"
     assert dialog_heading(table.html) == "No more moves"
+    # Undo, in the bar and in the dialog, posts to undo with JavaScript too (htmx ignores
+    # the formaction that serves pages without it).
+    undo_url = f"/heart-to-heart/g/{table.game_id}/undo"
+    buttons = re.findall(r"<button[^>]*>\s*<span aria-hidden=\"true\">↶</span>", table.html)
+    assert len(buttons) == 2
+    assert all(attr(button, "hx-post") == undo_url for button in buttons)
     assert 'id="h2h-dialog"' in answer
     moves = int(table.info("moves"))
     await table.undo()
