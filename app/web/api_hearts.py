@@ -36,14 +36,21 @@ from app.web.errors import PageError, api_error
 from app.web.hearts import (
     KIND,
     Loaded,
-    _error_text,
     load_match,
     new_match,
     parse_code,
     random_code,
     seat_names,
 )
-from app.web.hearts_flow import Action, apply, next_hand, pass_cards, play_card, undo
+from app.web.hearts_flow import (
+    Action,
+    apply,
+    next_hand,
+    pass_cards,
+    play_card,
+    refusal_text,
+    undo,
+)
 from app.web.i18n import translator
 
 router = APIRouter(prefix="/api/hearts", tags=["Hearts"], route_class=ApiRoute)
@@ -134,7 +141,7 @@ async def act(
     try:
         saved, _ = await apply(store, session_id, loaded.stored, loaded.match, action)
     except HeartsError as error:
-        return conflict(error.reason, _error_text(error, translator(lang)), untouched)
+        return conflict(error.reason, refusal_text(error, translator(lang)), untouched)
     if saved is None:  # another request changed the match first
         return stale(await load_match(store, session_id, game_id, lang), lang)
     return match_state(saved, loaded.match, lang)

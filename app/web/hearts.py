@@ -45,6 +45,7 @@ from app.web.hearts_flow import (
     next_hand,
     pass_cards,
     play_card,
+    refusal_text,
     start_match,
     undo,
 )
@@ -619,23 +620,6 @@ async def hearts_last_trick(
 # -- actions --------------------------------------------------------------------------------
 
 
-def _error_text(exc: HeartsError, tr: Translator) -> str:
-    texts = {
-        "not_your_turn": tr.gettext("It is not your turn."),
-        "not_in_hand": tr.gettext("That card is not in your hand."),
-        "not_a_card": tr.gettext("That is not a card."),
-        "follow_suit": tr.gettext("Follow the suit that was led."),
-        "first_trick": tr.gettext("No hearts and no Q♠ on the first trick."),
-        "two_of_clubs": tr.gettext("The first trick is led with the 2♣."),
-        "hearts_not_broken": tr.gettext("Hearts are not broken yet: lead another suit."),
-        "count": tr.gettext("Pick exactly three cards to pass."),
-        "already_chosen": tr.gettext("Your cards are already passed."),
-        "no_pass": tr.gettext("There is no passing in this hand."),
-        "nothing_to_undo": tr.gettext("There is nothing to undo."),
-    }
-    return texts.get(exc.reason, tr.gettext("That cannot be done now."))
-
-
 def _parse_version(text: str | None) -> int | None:
     """The version the page holds; -1 (never current) when it is not a number."""
     if text is None:
@@ -678,7 +662,7 @@ async def act(
         saved, plays = await apply(store, session_id, loaded.stored, loaded.match, action)
     except (HeartsError, CardError) as exc:
         if isinstance(exc, HeartsError):
-            message = _error_text(exc, tr)
+            message = refusal_text(exc, tr)
         else:
             message = tr.gettext("That is not a card.")
         return _current(loaded, lang, htmx, message)

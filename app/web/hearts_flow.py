@@ -14,8 +14,9 @@ from collections.abc import Callable
 from starlette.concurrency import run_in_threadpool
 
 from app.bots.driver import pass_for_bots, play_bots
-from app.rules.hearts import HUMAN, HeartsMatch, HeartsView, PlayedCard
+from app.rules.hearts import HUMAN, HeartsError, HeartsMatch, HeartsView, PlayedCard
 from app.store import GameStore, StoredGame
+from app.web.i18n import Translator
 from app.web.profile import record_hearts_match
 
 MOON_SCORE = 26
@@ -87,3 +88,21 @@ async def record(store: GameStore, session_id: str, view: HeartsView) -> None:
         hand_points=[scores[HUMAN] for scores in view.hand_scores],
         moons=sum(moon_of(scores) == HUMAN for scores in view.hand_scores),
     )
+
+
+def refusal_text(exc: HeartsError, tr: Translator) -> str:
+    """Why the rules refused an action, in the player's language (pages and API alike)."""
+    texts = {
+        "not_your_turn": tr.gettext("It is not your turn."),
+        "not_in_hand": tr.gettext("That card is not in your hand."),
+        "not_a_card": tr.gettext("That is not a card."),
+        "follow_suit": tr.gettext("Follow the suit that was led."),
+        "first_trick": tr.gettext("No hearts and no Q♠ on the first trick."),
+        "two_of_clubs": tr.gettext("The first trick is led with the 2♣."),
+        "hearts_not_broken": tr.gettext("Hearts are not broken yet: lead another suit."),
+        "count": tr.gettext("Pick exactly three cards to pass."),
+        "already_chosen": tr.gettext("Your cards are already passed."),
+        "no_pass": tr.gettext("There is no passing in this hand."),
+        "nothing_to_undo": tr.gettext("There is nothing to undo."),
+    }
+    return texts.get(exc.reason, tr.gettext("That cannot be done now."))

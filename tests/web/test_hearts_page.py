@@ -17,7 +17,7 @@ from fastapi import FastAPI
 
 from app.rules.cards import card_text, cards_in, parse_card
 from app.rules.hearts import HUMAN, HeartsMatch, IllegalPlay
-from app.web.hearts import _error_text
+from app.web.hearts_flow import refusal_text
 from app.web.i18n import card_name, translator
 from app.web.session import COOKIE_NAME, SessionMiddleware
 
@@ -253,7 +253,7 @@ async def test_illegal_play_changes_nothing(client: httpx.AsyncClient, app: Fast
         match.copy().play(parse_card(unplayable[0]), seat=HUMAN)
     except IllegalPlay as exc:
         why = exc
-    expected = [_error_text(why, translator("en")), "That is not a card", "not in your hand"]
+    expected = [refusal_text(why, translator("en")), "That is not a card", "not in your hand"]
     for card, says in zip(
         (unplayable[0], "ZZ", next(card_text(c) for c in hidden_cards(match))), expected,
         strict=True,
