@@ -487,11 +487,9 @@ class Action:
 
 
 URLENCODED = "application/x-www-form-urlencoded"
+MAX_FIELDS = 8
 MAX_VERSION_DIGITS = 18
 MAX_ELAPSED = 10**8
-
-
-MAX_FIELDS = 8
 
 
 async def form_of(request: Request) -> Mapping[str, Any]:
@@ -612,9 +610,9 @@ async def save_options(
     await store_options(store, session_id, chosen)
     if request.headers.get("hx-request") != "true" or game is None:
         return RedirectResponse(PATH, status_code=303)
-    stored, board = await owned_game(store, session_id, game, lang)
-    before = stored_board(stored, board, options_of(profile), lang)
-    return board_answer(request, stored, board, chosen, lang, before=before, message=None)
+    stored, current = await owned_game(store, session_id, game, lang)
+    before = stored_board(stored, current, options_of(profile), lang)
+    return board_answer(request, stored, current, chosen, lang, before=before, message=None)
 
 
 @router.get("/rules")
