@@ -113,5 +113,5 @@ def screenshot(page: Page, name: str) -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / name
     # No style injected for the shot (the page's CSP would refuse it and log an error).
-    page.screenshot(path=path, caret="initial")
+    page.screenshot(path=path, caret="initial", animations="disabled")
     return path
