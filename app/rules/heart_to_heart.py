@@ -84,6 +84,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, TypeAlias
 
+from app.rules.cards import cards_in
 from app.rules.deal_codes import CODE_SPACE, DealCode, DealCodeError, parse_deal_code, shuffled
 
 GAME = "HH1"
@@ -300,14 +301,8 @@ def _is_closed(removed: int) -> bool:
     return False
 
 
-def positions_in(mask: int) -> list[int]:
-    """The heart positions of ``mask``, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+# The heart positions of a mask, lowest first: the same bit walk as the cards of a card set.
+positions_in = cards_in
 
 
 def _code_of(code: DealCode | str) -> DealCode:
