@@ -1,6 +1,6 @@
 """Deal codes and the machine-independent shuffle both games deal from.
 
-A code reads ``GAME-V-XXXXXXX``: ``GAME`` names the rule set (``HH1`` Heart to Heart,
+A code reads ``GAME-V-ABCDEFG``: ``GAME`` names the rule set (``HH1`` Heart to Heart,
 ``HT1`` Hearts), ``V`` is one letter whose meaning belongs to the game, and the seven
 letters are a base-26 number (A = 0).
 

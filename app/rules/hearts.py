@@ -211,7 +211,7 @@ class HandState(NamedTuple):
 
 
 def parse_match_code(text: str) -> DealCode:
-    """Parse a Hearts match code ``HT1-L-XXXXXXX`` (L: E, N or H); raises DealCodeError."""
+    """Parse a Hearts match code ``HT1-L-ABCDEFG`` (L: E, N or H); raises DealCodeError."""
     return parse_deal_code(text, GAME, "".join(BOT_LEVELS))
 
 
