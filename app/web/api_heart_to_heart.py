@@ -9,6 +9,7 @@ changes of a game counts as play time (the rules count it only while the game is
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Annotated
 
 from fastapi import APIRouter, Body
@@ -21,6 +22,7 @@ from app.rules.heart_to_heart import (
     VARIANTS,
     HeartToHeartGame,
     StateError,
+    TapResult,
     Target,
     UndoError,
     new_game,
@@ -39,9 +41,11 @@ from app.web.api_models import (
     HeartToHeartTap,
     PlacementHelp,
     VersionBody,
+    conflict_answer,
     error_responses,
     links_to,
     matches,
+    state_answer,
 )
 from app.web.api_route import ApiRoute
 from app.web.deps import Lang, ProfileDep, SessionId, StoreDep
@@ -98,16 +102,11 @@ def game_state(
     )
 
 
-def conflict(code: str, message: str, state: HeartToHeartState) -> JSONResponse:
-    body = {"error": {"code": code, "message": message}, "state": state.model_dump(mode="json")}
-    return JSONResponse(body, status_code=409)
-
-
 def stale(
     stored: StoredGame, game: HeartToHeartGame, options: dict[str, bool], lang: str
 ) -> JSONResponse:
     message = translator(lang).gettext("The game has changed since that version; here it is now.")
-    return conflict("stale_version", message, game_state(stored, game, options))
+    return conflict_answer("stale_version", message, game_state(stored, game, options))
 
 
 async def owned(
@@ -130,22 +129,47 @@ def count_wall_time(game: HeartToHeartGame, stored: StoredGame) -> None:
     game.add_play_time(max(0.0, time.time() - stored.updated_at))
 
 
+async def act(
+    store: GameStore,
+    session_id: str,
+    game_id: str,
+    version: int | None,
+    options: dict[str, bool],
+    lang: str,
+    action: Callable[[HeartToHeartGame], TapResult],
+) -> HeartToHeartState | JSONResponse:
+    """This session's game: check the version, apply ``action``, store it by compare-and-set.
+    An action that changes nothing answers the state unchanged (same version)."""
+    stored, game = await owned(store, session_id, game_id, lang)
+    if version is not None and version != stored.version:
+        return stale(stored, game, options, lang)
+    before = game.copy()
+    count_wall_time(game, stored)
+    try:
+        result = action(game)
+    except UndoError as error:
+        state = game_state(stored, before, options)
+        return conflict_answer(error.reason, undo_refusal(error, lang), state)
+    if not result.changed:
+        return game_state(stored, before, options)
+    saved = await commit(store, session_id, stored, game)
+    if saved is None:  # another request changed the game between our read and our write
+        return stale(*await owned(store, session_id, game_id, lang), options, lang)
+    return game_state(saved, game, options, move_error(result, options, lang))
+
+
 GAME_OPERATIONS = ("heart_to_heart_get_game", "heart_to_heart_tap", "heart_to_heart_undo")
 
 
-def state_answer(status: int, description: str, *, example: bool = False) -> dict:
-    """The documented answer carrying a state: links to the game's operations, and for a new
-    game a real state as the example."""
-    answer: dict = {"description": description, "links": links_to(*GAME_OPERATIONS)}
-    if example:
-        stored = StoredGame("q3J8cW1pZk9aXr2T", KIND, 1, {}, 0.0)
-        state = game_state(stored, new_game("HH1-N-AAAAAAM"), dict(DEFAULT_OPTIONS))
-        answer["content"] = {"application/json": {"example": state.model_dump(mode="json")}}
-    return {status: answer}
+def example_state() -> HeartToHeartState:
+    """A real new game, as the documented example."""
+    stored = StoredGame("q3J8cW1pZk9aXr2T", KIND, 1, {}, 0.0)
+    return game_state(stored, new_game("HH1-N-AAAAAAM"), dict(DEFAULT_OPTIONS))
 
 
+GAME_LINKS = links_to(*GAME_OPERATIONS)
 ACTION_RESPONSES = {
-    **state_answer(200, "The state after the action"),
+    **state_answer(200, "The state after the action", GAME_LINKS),
     **error_responses(403, 404, 409, 413, 422, conflict=HeartToHeartConflict),
 }
 
@@ -155,7 +179,7 @@ ACTION_RESPONSES = {
     status_code=201,
     response_model=HeartToHeartState,
     responses={
-        **state_answer(201, "The new game", example=True),
+        **state_answer(201, "The new game", GAME_LINKS, example_state()),
         **error_responses(403, 413, 422),
     },
     operation_id="heart_to_heart_create_game",
@@ -182,7 +206,7 @@ async def create_game(
 @router.get(
     "/games/{game_id}",
     response_model=HeartToHeartState,
-    responses={**state_answer(200, "The state"), **error_responses(404, 422)},
+    responses={**state_answer(200, "The state", GAME_LINKS), **error_responses(404, 422)},
     operation_id="heart_to_heart_get_game",
     summary="The state of a game",
 )
@@ -214,26 +238,11 @@ async def tap(
             "A target is heart:0 to heart:24, stock or waste."
         )
         return api_error(422, "invalid_target", message)
-    stored, game = await owned(store, session_id, game_id, lang)
-    options = options_of(profile)
-    if body.version is not None and body.version != stored.version:
-        return stale(stored, game, options, lang)
-    before = game.copy()
-    count_wall_time(game, stored)
-    result = game.tap(parse_target(body.target))
-    if not result.changed:
-        return game_state(stored, before, options)
-    saved = await commit(store, session_id, stored, game)
-    if saved is None:
-        return await stale_now(store, session_id, game_id, options, lang)
-    return game_state(saved, game, options, move_error(result, options, lang))
-
-
-async def stale_now(
-    store: GameStore, session_id: str, game_id: str, options: dict[str, bool], lang: str
-) -> JSONResponse:
-    """Another request changed the game between our read and our write."""
-    return stale(*await owned(store, session_id, game_id, lang), options, lang)
+    target = parse_target(body.target)
+    return await act(
+        store, session_id, game_id, body.version, options_of(profile), lang,
+        lambda game: game.tap(target),
+    )
 
 
 @router.post(
@@ -252,21 +261,11 @@ async def undo(
     lang: Lang,
     body: Annotated[VersionBody | None, Body()] = None,
 ):
-    stored, game = await owned(store, session_id, game_id, lang)
-    options = options_of(profile)
-    if body is not None and body.version is not None and body.version != stored.version:
-        return stale(stored, game, options, lang)
-    before = game.copy()
-    count_wall_time(game, stored)
-    try:
-        game.undo()
-    except UndoError as error:
-        state = game_state(stored, before, options)
-        return conflict(error.reason, undo_refusal(error, lang), state)
-    saved = await commit(store, session_id, stored, game)
-    if saved is None:
-        return await stale_now(store, session_id, game_id, options, lang)
-    return game_state(saved, game, options)
+    version = None if body is None else body.version
+    return await act(
+        store, session_id, game_id, version, options_of(profile), lang,
+        lambda game: game.undo(),
+    )
 
 
 @router.get(

@@ -26,9 +26,11 @@ from app.web.api_models import (
     Play,
     SeatState,
     VersionBody,
+    conflict_answer,
     error_responses,
     links_to,
     matches,
+    state_answer,
 )
 from app.web.api_route import ApiRoute
 from app.web.deps import Lang, SessionId, StoreDep
@@ -108,14 +110,9 @@ def match_state(stored: StoredGame, match: HeartsMatch, lang: str) -> HeartsStat
     )
 
 
-def conflict(code: str, message: str, state: HeartsState) -> JSONResponse:
-    body = {"error": {"code": code, "message": message}, "state": state.model_dump(mode="json")}
-    return JSONResponse(body, status_code=409)
-
-
 def stale(loaded: Loaded, lang: str) -> JSONResponse:
     message = translator(lang).gettext("The game has changed since that version; here it is now.")
-    return conflict("stale_version", message, match_state(loaded.stored, loaded.match, lang))
+    return conflict_answer("stale_version", message, match_state(loaded.stored, loaded.match, lang))
 
 
 def invalid_card(lang: str) -> JSONResponse:
@@ -141,7 +138,7 @@ async def act(
     try:
         saved, _ = await apply(store, session_id, loaded.stored, loaded.match, action)
     except HeartsError as error:
-        return conflict(error.reason, refusal_text(error, translator(lang)), untouched)
+        return conflict_answer(error.reason, refusal_text(error, translator(lang)), untouched)
     if saved is None:  # another request changed the match first
         return stale(await load_match(store, session_id, game_id, lang), lang)
     return match_state(saved, loaded.match, lang)
@@ -156,11 +153,10 @@ MATCH_OPERATIONS = (
 )
 
 
-def state_answer(status: int, description: str, *, example: bool = False) -> dict:
-    """The documented answer carrying a state: links to the match's operations, and for a new
-    match a real state as the example."""
+def match_links() -> dict:
+    """Links from a state to the match's operations, plus the moves a client can always make
+    from a state (if the phase allows them at all)."""
     links = links_to(*MATCH_OPERATIONS)
-    # Moves a client can always make from a state (if the phase allows them at all).
     links["hearts_pass_the_first_three_cards"] = {
         **links["hearts_pass"],
         "requestBody": {
@@ -175,16 +171,20 @@ def state_answer(status: int, description: str, *, example: bool = False) -> dic
             "version": "$response.body#/version",
         },
     }
-    answer: dict = {"description": description, "links": links}
-    if example:
-        stored = StoredGame("b7Qm2xYpL0sVd9Ke", KIND, 1, {}, 0.0)
-        state = match_state(stored, HeartsMatch.new("HT1-N-AAAAAAA"), "en")
-        answer["content"] = {"application/json": {"example": state.model_dump(mode="json")}}
-    return {status: answer}
+    return links
+
+
+def example_state() -> HeartsState:
+    """A real new match, as the documented example."""
+    stored = StoredGame("b7Qm2xYpL0sVd9Ke", KIND, 1, {}, 0.0)
+    return match_state(stored, HeartsMatch.new("HT1-N-AAAAAAA"), "en")
+
+
+MATCH_LINKS = match_links()
 
 
 ACTION_RESPONSES = {
-    **state_answer(200, "The state after the action and the bots' answer"),
+    **state_answer(200, "The state after the action and the bots' answer", MATCH_LINKS),
     **error_responses(403, 404, 409, 413, 422, conflict=HeartsConflict),
 }
 
@@ -194,7 +194,7 @@ ACTION_RESPONSES = {
     status_code=201,
     response_model=HeartsState,
     responses={
-        **state_answer(201, "The new match", example=True),
+        **state_answer(201, "The new match", MATCH_LINKS, example_state()),
         **error_responses(403, 413, 422),
     },
     operation_id="hearts_create_match",
@@ -220,7 +220,7 @@ async def create_match(
 @router.get(
     "/games/{game_id}",
     response_model=HeartsState,
-    responses={**state_answer(200, "The state"), **error_responses(404, 422)},
+    responses={**state_answer(200, "The state", MATCH_LINKS), **error_responses(404, 422)},
     operation_id="hearts_get_match",
     summary="The state of a match, as the player may see it",
 )

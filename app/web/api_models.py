@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 CARD_PATTERN = r"^(A|[2-9]|10|J|Q|K)[CDHS]$"
@@ -263,3 +264,20 @@ def links_to(*operation_ids: str) -> dict:
         }
         for operation_id in operation_ids
     }
+
+
+def conflict_answer(code: str, message: str, state: BaseModel) -> JSONResponse:
+    """409 in the error shape, with the current state under ``state``; nothing changed."""
+    body = {"error": {"code": code, "message": message}, "state": state.model_dump(mode="json")}
+    return JSONResponse(body, status_code=409)
+
+
+def state_answer(
+    status: int, description: str, links: dict, example: BaseModel | None = None
+) -> dict:
+    """The documented answer carrying a state, with its links and, for a new game, a real
+    state as the example."""
+    answer: dict = {"description": description, "links": links}
+    if example is not None:
+        answer["content"] = {"application/json": {"example": example.model_dump(mode="json")}}
+    return {status: answer}
