@@ -33,7 +33,8 @@ STOCK = "7A28A2A2334444555566667778"
 WASTE = "3"
 
 
-def position(heart=HEART, stock=STOCK, waste=WASTE, removed=0, **fields):
+def saved_state(heart=HEART, stock=STOCK, waste=WASTE, removed=0, **fields):
+    """The JSON of a hand-made position (tests/rules/test_heart_to_heart_trusted.py uses it)."""
     data = {
         "v": 1,
         "deal": "HH1-N-AAAAAAA",
@@ -47,7 +48,11 @@ def position(heart=HEART, stock=STOCK, waste=WASTE, removed=0, **fields):
         "clock": None,
     }
     data.update(fields)
-    return HeartToHeartGame.from_json(data)
+    return data
+
+
+def position(**fields):
+    return HeartToHeartGame.from_json(saved_state(**fields))
 
 
 # The tip (A), 22 (a 2) and 23 (a 3) gone, each with a pile card of its rank.
@@ -438,10 +443,14 @@ BROKEN = [
     {"moves": 1, "history": ["d"], "clock": 0.0, "waste": "", "stock": STOCK + "3"},
     {"moves": 1, "history": ["24+w"], "clock": 0.0},  # the tip is still there
     {"moves": 1, "history": ["x"], "clock": 0.0},
+    {"moves": 1, "history": [7], "clock": 0.0},
+    {"moves": 1, "history": [["d"]], "clock": 0.0},
+    {"moves": 1, "history": "d", "clock": 0.0},
     {"moves": 2, "history": ["d"] * 3, "clock": 0.0},
     {"deal": "HT1-N-AAAAAAA"},
     {"clock": -3.0},
     {"moves": "1"},
+    {"extra": 1},
 ]
 
 
