@@ -79,11 +79,11 @@ async def error_page(
     link: tuple[str, str] | None = None,
 ):
     lang = await _language(request)
-    gettext = translator(lang).gettext
+    tr = translator(lang)
     context = {
         "status": status,
-        "title": title or gettext(_TITLES.get(status, "Something went wrong")),
-        "message": message or gettext(_MESSAGES.get(status, "")),
+        "title": title or tr.gettext(_TITLES.get(status, "Something went wrong")),
+        "message": message or tr.gettext(_MESSAGES.get(status, "")),
         "link": link,
     }
     return page(request, "error.html", context, lang, status=status)

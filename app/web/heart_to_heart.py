@@ -257,11 +257,11 @@ def oob_status(message: str | None) -> str:
 def tap_message(
     result: TapResult, game: HeartToHeartGame, before: HeartToHeartGame, options, lang: str
 ) -> str | None:
-    t = translator(lang)
+    tr = translator(lang)
     if game.status == "won" and result.is_move:
-        return t.gettext("You won! All 25 cards are gone.")
+        return tr.gettext("You won! All 25 cards are gone.")
     if game.status == "stalemate" and result.changed and before.status != "stalemate":
-        return t.gettext("No more moves")
+        return tr.gettext("No more moves")
     kind = result.kind
     error = move_error(result, options, lang)
     if error:
@@ -269,22 +269,23 @@ def tap_message(
     if kind in ("select", "reselect"):
         target = game.selected
         rank = rank_name(game.waste_top if target == "waste" else game.rank_at(target))
-        return t.gettext("{card} selected").format(card=heart_name(rank, lang))
+        return tr.gettext("%(card)s selected") % {"card": heart_name(rank, lang)}
     if kind == "deselect":
-        return t.gettext("Selection cleared")
+        return tr.gettext("Selection cleared")
     if kind == "pair":
         points = game.score - before.score
         gone = game.removed_mask & ~before.removed_mask
         rank = rank_name(game.rank_at(gone.bit_length() - 1))
-        return t.gettext("Pair of {rank}s removed, +{points}").format(
-            rank=rank_word(rank, lang), points=points
-        )
+        return tr.gettext("Pair of %(rank)ss removed, +%(points)d") % {
+            "rank": rank_word(rank, lang),
+            "points": points,
+        }
     if kind == "draw":
-        return t.gettext("Turned over {card}").format(
-            card=heart_name(rank_name(game.waste_top), lang)
-        )
+        return tr.gettext("Turned over %(card)s") % {
+            "card": heart_name(rank_name(game.waste_top), lang)
+        }
     if kind == "redeal":
-        return t.gettext("The waste is the stock again")
+        return tr.gettext("The waste is the stock again")
     return None
 
 
@@ -396,34 +397,34 @@ async def owned_game(
 
 
 def deal_error_message(error: DealCodeError, text: str, lang: str) -> str:
-    t = translator(lang)
+    tr = translator(lang)
     example = "HH1-N-AAAAAAM"
     cleaned = text.strip().upper()[:40]
     messages = {
-        "too_long": t.gettext("A deal code is short, like {example}."),
-        "empty": t.gettext("No deal code was given; a code looks like {example}."),
-        "format": t.gettext("“{code}” is not a deal code; a code looks like {example}."),
-        "game": t.gettext(
-            "“{code}” is not a Heart to Heart deal; Heart to Heart codes start with HH1-."
+        "too_long": tr.gettext("A deal code is short, like %(example)s."),
+        "empty": tr.gettext("No deal code was given; a code looks like %(example)s."),
+        "format": tr.gettext("“%(code)s” is not a deal code; a code looks like %(example)s."),
+        "game": tr.gettext(
+            "“%(code)s” is not a Heart to Heart deal; Heart to Heart codes start with HH1-."
         ),
-        "variant": t.gettext(
+        "variant": tr.gettext(
             "The letter after HH1- must be N (any deal) or W (a deal that can be won)."
         ),
-        "number": t.gettext("The deal number must be exactly seven letters A–Z."),
+        "number": tr.gettext("The deal number must be exactly seven letters A–Z."),
     }
-    return messages.get(error.reason, error.message).format(code=cleaned, example=example)
+    return messages.get(error.reason, error.message) % {"code": cleaned, "example": example}
 
 
 def parse_code(text: str, lang: str) -> str:
     try:
         return str(parse_deal_code(text, GAME, VARIANTS))
     except DealCodeError as error:
-        t = translator(lang)
+        tr = translator(lang)
         raise PageError(
             400,
             deal_error_message(error, text, lang),
-            title=t.gettext("This deal code cannot be used"),
-            link=(PATH, t.gettext("Play Heart to Heart")),
+            title=tr.gettext("This deal code cannot be used"),
+            link=(PATH, tr.gettext("Play Heart to Heart")),
         ) from error
 
 
@@ -629,22 +630,22 @@ def example_line() -> tuple[HeartToHeartGame, ...]:
 
 def describe_move(before: HeartToHeartGame, after: HeartToHeartGame, lang: str) -> str:
     """One move of a line, in words: "Pair: 7 of hearts (position 14) with the waste, +10"."""
-    t = translator(lang)
+    tr = translator(lang)
     if after.removed_mask == before.removed_mask:
         if after.stock_count < before.stock_count:
             card = heart_name(rank_name(after.waste_top), lang)
-            return t.gettext("Draw: {card} turns up on the waste.").format(card=card)
-        return t.gettext("Redeal: the waste turns over and becomes the stock again.")
+            return tr.gettext("Draw: %(card)s turns up on the waste.") % {"card": card}
+        return tr.gettext("Redeal: the waste turns over and becomes the stock again.")
     gone = positions_of(after.removed_mask & ~before.removed_mask)
     card = heart_name(rank_name(before.rank_at(gone[0])), lang)
     points = after.score - before.score
     if len(gone) == 1:
-        return t.gettext("Pair: {card} at position {pos} with the waste top, +{points}.").format(
-            card=card, pos=gone[0], points=points
-        )
-    return t.gettext("Pair: {card} at positions {a} and {b}, +{points}.").format(
-        card=card, a=gone[0], b=gone[1], points=points
-    )
+        return tr.gettext("Pair: %(card)s at position %(pos)d with the waste top, +%(points)d.") % {
+            "card": card, "pos": gone[0], "points": points
+        }
+    return tr.gettext("Pair: %(card)s at positions %(a)d and %(b)d, +%(points)d.") % {
+        "card": card, "a": gone[0], "b": gone[1], "points": points
+    }
 
 
 def positions_of(mask: int) -> list[int]:

@@ -46,7 +46,7 @@ def move_error(result: TapResult, options: dict[str, bool], lang: str) -> str | 
 
 
 def undo_refusal(error: UndoError, lang: str) -> str:
-    t = translator(lang)
+    tr = translator(lang)
     if error.reason == "game_won":
-        return t.gettext("A won game is final.")
-    return t.gettext("There is no move to undo.")
+        return tr.gettext("A won game is final.")
+    return tr.gettext("There is no move to undo.")

@@ -17,13 +17,14 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from app.rules.cards import RANKS, SUITS, card
+from app.rules.cards import RANKS, SUITS, card, rank_of, suit_of
 
 LANGUAGES = ("vi", "en")
 DEFAULT_LANGUAGE = "vi"
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
 
-# Card names come from the catalogs too: "Queen" → "Q", "{rank} of {suit}" → "{rank} {suit}".
+# Card names come from the catalogs too: "Queen" → "Q", "%(rank)s of %(suit)s"
+# → "%(rank)s %(suit)s".
 _RANK_WORDS = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
 _SUIT_WORDS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -50,12 +51,13 @@ class Translator:
         self.lang = lang
         self.gettext = catalog.gettext
         self.ngettext = catalog.ngettext
-        pattern = catalog.gettext("{rank} of {suit}")
+        pattern = catalog.gettext("%(rank)s of %(suit)s")
         self.card_names = tuple(
-            pattern.format(
-                rank=catalog.gettext(_RANK_WORDS.get(RANKS[c % 13], RANKS[c % 13])),
-                suit=catalog.gettext(_SUIT_WORDS[SUITS[c // 13]]),
-            )
+            pattern
+            % {
+                "rank": catalog.gettext(_RANK_WORDS.get(RANKS[rank_of(c)], RANKS[rank_of(c)])),
+                "suit": catalog.gettext(_SUIT_WORDS[SUITS[suit_of(c)]]),
+            }
             for c in range(52)
         )
 
