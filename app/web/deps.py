@@ -1,13 +1,14 @@
 """Request dependencies, for pages and the JSON API alike.
 
 Use them as annotated parameters: ``store: StoreDep``, ``session_id: SessionId``,
-``lang: Lang``. FastAPI resolves each at most once per request, so ``Lang`` and a handler's own
-``ProfileDep`` share one profile read. ``VisitDep`` gives store, session, profile and language
-in one dependency, for the hottest routes.
+``lang: Lang``, ``clock: ClockDep``. FastAPI resolves each at most once per request, so ``Lang``
+and a handler's own ``ProfileDep`` share one profile read. ``VisitDep`` gives store, session,
+profile, language and clock in one dependency, for the hottest routes.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -32,7 +33,12 @@ async def get_session_id(request: Request) -> str:
     return request.scope[SCOPE_KEY]
 
 
+async def get_clock(request: Request) -> Callable[[], float]:
+    return request.app.state.clock
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
+ClockDep = Annotated[Callable[[], float], Depends(get_clock)]
 StoreDep = Annotated[GameStore, Depends(get_store)]
 SessionId = Annotated[str, Depends(get_session_id)]
 
@@ -67,13 +73,14 @@ class Visit:
     session_id: str
     profile: Profile
     lang: str
+    clock: Callable[[], float]  # the time now, in seconds since the epoch
 
 
 async def get_visit(request: Request) -> Visit:
-    store = request.app.state.store
+    state = request.app.state
     session_id = request.scope[SCOPE_KEY]
-    profile = await load_profile(store, session_id)
-    return Visit(store, session_id, profile, language_of(request, profile))
+    profile = await load_profile(state.store, session_id)
+    return Visit(state.store, session_id, profile, language_of(request, profile), state.clock)
 
 
 VisitDep = Annotated[Visit, Depends(get_visit)]

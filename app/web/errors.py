@@ -12,6 +12,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
 
 from app.web.deps import language_of
+from app.web.games import GameNotFound
 from app.web.i18n import translator
 from app.web.profile import Profile, load_profile
 from app.web.session import SCOPE_KEY
@@ -109,6 +110,13 @@ async def validation_exception_handler(request: Request, exc: RequestValidationE
     return await error_page(request, 400, None, None)
 
 
+async def game_not_found_handler(request: Request, exc: GameNotFound) -> Response:
+    """A game this session does not have: 404 from the pages and the API alike."""
+    message = translator(await _language(request)).gettext(exc.message)
+    return await http_exception_handler(request, PageError(404, message))
+
+
 def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(HTTPException, http_exception_handler)
+    app.add_exception_handler(GameNotFound, game_not_found_handler)
     app.add_exception_handler(RequestValidationError, validation_exception_handler)

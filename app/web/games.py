@@ -1,26 +1,28 @@
-"""The games of the card room, as the home page lists them.
+"""The game errors both games' services raise; the pages and the API turn them into answers.
 
-Each game's web module registers itself on import with :func:`register_game`, giving the test
-that decides whether a stored game is unfinished (so the home page can offer Continue).
+:class:`GameNotFound` needs no route of its own: app/web/errors.py answers it with a 404 (a
+page, or the API's error shape) in the player's language.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from typing import Generic, TypeVar
 
-from app.store import StoredGame
-
-
-@dataclass(frozen=True, slots=True)
-class GameEntry:
-    kind: str  # the store's kind: "heart_to_heart" | "hearts"
-    path: str  # the game's page
-    unfinished: Callable[[StoredGame], bool]
+Loaded = TypeVar("Loaded")
 
 
-GAMES: dict[str, GameEntry] = {}
+class GameNotFound(Exception):
+    """No game of that id and kind for this session (another browser's, expired, unreadable).
+    ``message`` is the English text, translated when the answer is made."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
 
 
-def register_game(entry: GameEntry) -> None:
-    GAMES[entry.kind] = entry
+class StaleVersion(Exception, Generic[Loaded]):
+    """The game is not at the version the caller acted on; ``current`` is what it is now."""
+
+    def __init__(self, current: Loaded) -> None:
+        super().__init__("stale_version")
+        self.current = current

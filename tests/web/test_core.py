@@ -202,8 +202,8 @@ def _my_messages() -> set:
             continue
         options = {"extensions": "jinja2.ext.i18n"}
         ids.update(m[1] for m in extract_from_file(babel_extract, path, options=options))
-    for path in (ROOT / "app" / "web").glob("*.py"):
-        if path.name.startswith(("hearts", "api")):
+    for path in (ROOT / "app" / "web").rglob("*.py"):
+        if path.parent.name == "hearts" or path.name.startswith("api"):
             continue
         ids.update(m[1] for m in extract_from_file("python", path))
     return ids

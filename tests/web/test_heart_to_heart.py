@@ -13,8 +13,9 @@ from app.main import create_app
 from app.rules.deal_codes import DealCode
 from app.rules.heart_to_heart import HEART_SIZE, HeartToHeartGame, new_game, rank_name
 from app.rules.heart_to_heart_solver import solve, solve_moves
-from app.web import heart_to_heart as h2h_web
-from app.web.heart_to_heart import random_code
+from app.web.heart_to_heart import pages as h2h_pages
+from app.web.heart_to_heart import service as h2h_service
+from app.web.heart_to_heart.service import random_code
 from tests.web.pieces import attr, elements, top_level_ids
 
 WINNABLE = "HH1-W-AAAAAAB"
@@ -563,7 +564,7 @@ async def test_a_tap_builds_the_board_once_and_trusts_the_store(client, monkeypa
     """A tap's "before" pieces are the previous answer's "after" ones, and a game read back
     from the store (another worker, a restart) is not re-proved by replaying its history."""
     calls = {"board": 0, "replay": 0}
-    build, replay_history = h2h_web.build_board, HeartToHeartGame._check_history
+    build, replay_history = h2h_pages.build_board, HeartToHeartGame._check_history
 
     def counted_board(*args):
         calls["board"] += 1
@@ -573,7 +574,7 @@ async def test_a_tap_builds_the_board_once_and_trusts_the_store(client, monkeypa
         calls["replay"] += 1
         return replay_history(game)
 
-    monkeypatch.setattr(h2h_web, "build_board", counted_board)
+    monkeypatch.setattr(h2h_pages, "build_board", counted_board)
     monkeypatch.setattr(HeartToHeartGame, "_check_history", counted_replay)
     table = Table(client)
     await table.load(f"/heart-to-heart/deal/{WINNABLE}")
@@ -585,7 +586,7 @@ async def test_a_tap_builds_the_board_once_and_trusts_the_store(client, monkeypa
         assert response.status_code == 200 and "changed" not in status_text(response.text)
         assert calls["board"] == 1, target
         table.html = (await client.get("/heart-to-heart")).text
-    h2h_web._RECENT.clear()  # as in a process that did not write the game
+    h2h_service._RECENT.clear()  # as in a process that did not write the game
     response = await table.post("tap", {"target": "stock", "version": table.version})
     assert "Turned over" in status_text(response.text)
     assert calls["replay"] == 0

@@ -17,7 +17,7 @@ from fastapi import FastAPI
 
 from app.rules.cards import card_text, cards_in, parse_card
 from app.rules.hearts import HUMAN, HeartsMatch, IllegalPlay
-from app.web.hearts_flow import refusal_text
+from app.web.hearts.texts import refusal_text
 from app.web.i18n import card_name, translator
 from app.web.session import COOKIE_NAME, SessionMiddleware
 

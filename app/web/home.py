@@ -8,12 +8,19 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from app.web.deps import Lang, ProfileDep, SessionId, StoreDep
-from app.web.games import GAMES
+from app.web.heart_to_heart import service as heart_to_heart
+from app.web.hearts import service as hearts
 from app.web.i18n import LANGUAGES
 from app.web.profile import statistics, update_profile
 from app.web.templating import page
 
 router = APIRouter()
+
+# Whether a stored game of each kind is unfinished (the home page then offers Continue).
+UNFINISHED = {
+    heart_to_heart.KIND: heart_to_heart.stored_unfinished,
+    hearts.KIND: hearts.stored_unfinished,
+}
 
 
 @router.get("/healthz", include_in_schema=False)
@@ -35,9 +42,9 @@ async def home(
     request: Request, store: StoreDep, session_id: SessionId, profile: ProfileDep, lang: Lang
 ) -> Response:
     in_progress = {}
-    for kind, entry in GAMES.items():
+    for kind, unfinished in UNFINISHED.items():
         current = await store.current(session_id, kind)
-        in_progress[kind] = current is not None and entry.unfinished(current)
+        in_progress[kind] = current is not None and unfinished(current)
     context = {"in_progress": in_progress, "stats": statistics(profile)}
     return page(request, "home.html", context, lang)
 

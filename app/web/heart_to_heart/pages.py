@@ -18,8 +18,6 @@ move, so it is replaced without a question.
 
 from __future__ import annotations
 
-import secrets
-import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -31,84 +29,35 @@ from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup, escape
 
-from app.rules.deal_codes import CODE_SPACE, DealCode, DealCodeError, parse_deal_code
+from app.rules.deal_codes import DealCodeError, parse_deal_code
 from app.rules.heart_to_heart import (
     GAME,
     HEART_SIZE,
     VARIANTS,
     HeartToHeartGame,
-    StateError,
-    TapResult,
     TargetError,
-    UndoError,
     new_game,
     parse_target,
     rank_name,
 )
 from app.rules.heart_to_heart_solver import replay, solve_moves
-from app.store import GameStore, StoredGame
-from app.web.deps import Lang, ProfileDep, SessionId, StoreDep, VisitDep
+from app.web.deps import Lang, ProfileDep, SessionId, StoreDep, Visit, VisitDep
 from app.web.errors import PageError
-from app.web.games import GameEntry, register_game
-from app.web.heart_to_heart_flow import (
-    commit,
-    move_error,
-    options_of,
-    store_options,
-    undo_refusal,
-)
+from app.web.games import StaleVersion
+from app.web.heart_to_heart import service
+from app.web.heart_to_heart.service import Loaded, Options, Refused, keep
+from app.web.heart_to_heart.texts import deal_error_message, move_error, undo_refusal
 from app.web.i18n import heart_name, rank_word, translator
-from app.web.profile import record_heart_to_heart_game
 from app.web.templating import language, page, templates
 
-KIND = "heart_to_heart"
 PATH = "/heart-to-heart"
 # The won game the examples page walks through (its line is the solver's).
 EXAMPLE_DEAL = "HH1-W-AAAAAAB"
 PIECES_TEMPLATE = "heart_to_heart/_pieces.html"
-# Play time a tap may report beyond the wall-clock time since the game was last saved.
-CLOCK_SLACK_SECONDS = 2.0
 
 router = APIRouter(prefix=PATH, include_in_schema=False)
 
 Piece = tuple[str, tuple[Any, ...]]  # (macro name, its arguments)
-
-
-# Games this process loaded or stored lately, by (game id, version). A version names exactly one
-# state (the store only ever writes version n+1 over version n), so a hit is that state, and
-# saves re-reading and re-checking the JSON on every tap. Entries are private copies.
-_RECENT: OrderedDict[tuple[str, int], HeartToHeartGame] = OrderedDict()
-RECENT_GAMES = 2048
-
-
-def keep(cache: OrderedDict, key: tuple, value: Any) -> None:
-    """Put ``value`` in a cache of recent entries, dropping the oldest beyond RECENT_GAMES."""
-    cache[key] = value
-    cache.move_to_end(key)
-    while len(cache) > RECENT_GAMES:
-        cache.popitem(last=False)
-
-
-def remember(stored: StoredGame, game: HeartToHeartGame) -> None:
-    keep(_RECENT, (stored.game_id, stored.version), game.copy())
-
-
-def load(stored: StoredGame) -> HeartToHeartGame:
-    """The game of ``stored``, as a fresh copy the caller may change."""
-    game = _RECENT.get((stored.game_id, stored.version))
-    if game is None:
-        # Our own store holds only what our to_json() wrote: no need to replay its history.
-        game = HeartToHeartGame.from_json(stored.state, trusted=True)
-        remember(stored, game)
-    return game.copy()
-
-
-def is_unfinished(game: HeartToHeartGame) -> bool:
-    """At least one move made and the game not won (a stalemate counts: see the docstring)."""
-    return game.moves > 0 and not game.is_won
-
-
-register_game(GameEntry(KIND, PATH, lambda stored: is_unfinished(load(stored))))
 
 
 # --- the board as pieces ---------------------------------------------------------------------
@@ -128,9 +77,9 @@ class Board:
 
 
 def build_board(
-    game: HeartToHeartGame, game_id: str, version: int, options: dict[str, bool], lang: str
+    game: HeartToHeartGame, game_id: str, version: int, options: Options, lang: str
 ) -> Board:
-    outlined, dimmed = game.placement_help() if options["placement_help"] else ((), ())
+    outlined, dimmed = game.placement_help() if options.placement_help else ((), ())
     free, removed, selected = game.free_mask, game.removed_mask, game.selected
     pieces: dict[str, Piece] = {}
     for pos in range(HEART_SIZE):
@@ -186,14 +135,13 @@ def help_text(targets: frozenset[int | str] | tuple[()]) -> str:
 _BOARDS: OrderedDict[tuple[str, int, bool, str], Board] = OrderedDict()
 
 
-def stored_board(
-    stored: StoredGame, game: HeartToHeartGame, options: dict[str, bool], lang: str
-) -> Board:
-    """``build_board`` of ``game``, which must be the state of ``stored`` (shared: read only)."""
-    key = (stored.game_id, stored.version, options["placement_help"], lang)
+def stored_board(loaded: Loaded, options: Options, lang: str) -> Board:
+    """``build_board`` of a stored game (shared: read only)."""
+    stored = loaded.stored
+    key = (stored.game_id, stored.version, options.placement_help, lang)
     board = _BOARDS.get(key)
     if board is None:
-        board = build_board(game, stored.game_id, stored.version, options, lang)
+        board = build_board(loaded.game, stored.game_id, stored.version, options, lang)
         keep(_BOARDS, key, board)
     return board
 
@@ -254,10 +202,9 @@ def oob_status(message: str | None) -> str:
 # --- status messages -------------------------------------------------------------------------
 
 
-def tap_message(
-    result: TapResult, game: HeartToHeartGame, before: HeartToHeartGame, options, lang: str
-) -> str | None:
+def tap_message(turn: service.Turn, options: Options, lang: str) -> str | None:
     tr = translator(lang)
+    result, game, before = turn.result, turn.after.game, turn.before.game
     if game.status == "won" and result.is_move:
         return tr.gettext("You won! All 25 cards are gone.")
     if game.status == "stalemate" and result.changed and before.status != "stalemate":
@@ -292,50 +239,19 @@ def tap_message(
 # --- routes ----------------------------------------------------------------------------------
 
 
-def random_code(variant: str) -> str:
-    """A random deal of that kind. About one shuffle in ten is stuck from the start (the tip's
-    three partners all lie in the heart); a random new game never hands one out, though its
-    code, shared or typed, still deals it."""
-    while True:
-        code = str(DealCode(GAME, variant, secrets.randbelow(CODE_SPACE)))
-        if new_game(code).status == "playing":
-            return code
-
-
-async def replace_game(store: GameStore, session_id: str, code: str) -> StoredGame:
-    """Make ``code`` the current game; a game it replaces that was played but not won counts
-    as a game played (and ends the winning streak)."""
-    current = await store.current(session_id, KIND)
-    if current is not None:
-        old = load(current)
-        if old.moves > 0 and not old.is_won:
-            await record_heart_to_heart_game(
-                store, session_id, won=False, seconds=old.elapsed_seconds, moves=old.moves
-            )
-    return await store.create(session_id, KIND, new_game(code).to_json())
-
-
-async def current_game(store: GameStore, session_id: str) -> StoredGame:
-    stored = await store.current(session_id, KIND)
-    if stored is None:
-        stored = await store.create(session_id, KIND, new_game(random_code("N")).to_json())
-    return stored
-
-
 def game_page(
     request: Request,
-    stored: StoredGame,
-    game: HeartToHeartGame,
-    options: dict[str, bool],
+    loaded: Loaded,
+    options: Options,
     lang: str,
     *,
     message: str | None = None,
     question: str | None = None,
 ) -> HTMLResponse:
-    board = stored_board(stored, game, options, lang)
+    board = stored_board(loaded, options, lang)
     context = {
-        "game": game,
-        "game_id": stored.game_id,
+        "game": loaded.game,
+        "game_id": loaded.stored.game_id,
         "options": options,
         "message": message,
         "question": question,
@@ -346,9 +262,8 @@ def game_page(
 
 def board_answer(
     request: Request,
-    stored: StoredGame,
-    game: HeartToHeartGame,
-    options: dict[str, bool],
+    loaded: Loaded,
+    options: Options,
     lang: str,
     *,
     before: Board | None,
@@ -357,8 +272,8 @@ def board_answer(
     """htmx: the pieces that differ from ``before`` (all of them when None) plus the status
     line; a plain form post: the whole page."""
     if request.headers.get("hx-request") != "true":
-        return game_page(request, stored, game, options, lang, message=message)
-    after = stored_board(stored, game, options, lang)
+        return game_page(request, loaded, options, lang, message=message)
+    after = stored_board(loaded, options, lang)
     names = [
         name
         for name, value in after.pieces.items()
@@ -366,53 +281,6 @@ def board_answer(
     ]
     body = render_pieces(after, names, lang, oob=True) + oob_status(message)
     return HTMLResponse(body, headers={"Vary": "HX-Request"})
-
-
-def report_time(game: HeartToHeartGame, elapsed: float | None, stored: StoredGame) -> None:
-    """Count the on-screen time the page reports, never more than really passed since the
-    game was last saved (plus a little slack for the request's travel)."""
-    if elapsed is None:
-        return
-    limit = max(0.0, time.time() - stored.updated_at) + CLOCK_SLACK_SECONDS
-    game.add_play_time(min(max(elapsed - game.play_time, 0.0), limit))
-
-
-async def owned_game(
-    store: GameStore, session_id: str, game_id: str, lang: str
-) -> tuple[StoredGame, HeartToHeartGame]:
-    """This browser's Heart to Heart game of that id, loaded. Anything else (another browser's
-    game, an expired one, this browser's Hearts match) does not exist here: 404."""
-    stored = await store.get(session_id, game_id)
-    if stored is not None and stored.kind == KIND:
-        try:
-            return stored, load(stored)
-        except StateError:
-            pass  # written in a format this engine no longer reads: gone
-    raise PageError(
-        404,
-        translator(lang).gettext(
-            "This game does not exist here: it belongs to another browser, or it expired."
-        ),
-    )
-
-
-def deal_error_message(error: DealCodeError, text: str, lang: str) -> str:
-    tr = translator(lang)
-    example = "HH1-N-AAAAAAM"
-    cleaned = text.strip().upper()[:40]
-    messages = {
-        "too_long": tr.gettext("A deal code is short, like %(example)s."),
-        "empty": tr.gettext("No deal code was given; a code looks like %(example)s."),
-        "format": tr.gettext("“%(code)s” is not a deal code; a code looks like %(example)s."),
-        "game": tr.gettext(
-            "“%(code)s” is not a Heart to Heart deal; Heart to Heart codes start with HH1-."
-        ),
-        "variant": tr.gettext(
-            "The letter after HH1- must be N (any deal) or W (a deal that can be won)."
-        ),
-        "number": tr.gettext("The deal number must be exactly seven letters A–Z."),
-    }
-    return messages.get(error.reason, error.message) % {"code": cleaned, "example": example}
 
 
 def parse_code(text: str, lang: str) -> str:
@@ -432,8 +300,8 @@ def parse_code(text: str, lang: str) -> str:
 async def game_view(
     request: Request, store: StoreDep, session_id: SessionId, profile: ProfileDep, lang: Lang
 ) -> Response:
-    stored = await current_game(store, session_id)
-    return game_page(request, stored, load(stored), options_of(profile), lang)
+    loaded = await service.current_game(store, session_id)
+    return game_page(request, loaded, Options.of(profile), lang)
 
 
 @router.post("/new")
@@ -448,7 +316,7 @@ async def new_game_route(
             400,
             translator(lang).gettext("A new game is any deal (N) or a deal that can be won (W)."),
         )
-    await replace_game(store, session_id, random_code(kind))
+    await service.replace_game(store, session_id, service.random_code(kind))
     return RedirectResponse(PATH, status_code=303)
 
 
@@ -462,21 +330,22 @@ async def deal_view(
     lang: Lang,
 ) -> Response:
     code = parse_code(code, lang)
-    current = await store.current(session_id, KIND)
+    current = await store.current(session_id, service.KIND)
     if current is not None:
-        game = load(current)
-        if is_unfinished(game):
+        game = service.load(current)
+        if service.is_unfinished(game):
             if game.deal == code:
                 return RedirectResponse(PATH, status_code=303)
             # Nothing is replaced until the player answers the question.
-            return game_page(request, current, game, options_of(profile), lang, question=code)
-    await replace_game(store, session_id, code)
+            loaded = Loaded(current, game)
+            return game_page(request, loaded, Options.of(profile), lang, question=code)
+    await service.replace_game(store, session_id, code)
     return RedirectResponse(PATH, status_code=303)
 
 
 @router.post("/deal/{code}")
 async def deal_accept(code: str, store: StoreDep, session_id: SessionId, lang: Lang) -> Response:
-    await replace_game(store, session_id, parse_code(code, lang))
+    await service.replace_game(store, session_id, parse_code(code, lang))
     return RedirectResponse(PATH, status_code=303)
 
 
@@ -527,73 +396,69 @@ async def read_action(request: Request, *, with_target: bool) -> Action:
     return Action(int(version), elapsed, target if with_target else None)
 
 
+async def act(
+    request: Request,
+    visit: Visit,
+    game_id: str,
+    form: Action,
+    action: service.Action,
+    message: Callable[[service.Turn, Options], str | None],
+) -> Response:
+    """The page's side of an action: the service applies it, the answer is what changed."""
+    options = Options.of(visit.profile)
+    lang = visit.lang
+    timing = service.screen_time(form.elapsed, visit.clock())
+    try:
+        turn = await service.act(
+            visit.store, visit.session_id, game_id, form.version, action, timing
+        )
+    except StaleVersion as stale:
+        return stale_answer(request, stale.current, options, lang)
+    except Refused as refused:
+        text = undo_refusal(refused.error, lang)
+        before = stored_board(refused.current, options, lang)
+        return board_answer(
+            request, refused.current, options, lang, before=before, message=text
+        )
+    before = stored_board(turn.before, options, lang)
+    text = message(turn, options) if turn.after is not turn.before else None
+    return board_answer(request, turn.after, options, lang, before=before, message=text)
+
+
 @router.post("/g/{game_id}/tap")
 async def tap(game_id: str, request: Request, visit: VisitDep) -> Response:
-    store, session_id, lang = visit.store, visit.session_id, visit.lang
-    action = await read_action(request, with_target=True)
-    stored, game = await owned_game(store, session_id, game_id, lang)
-    options = options_of(visit.profile)
-    if action.version != stored.version:
-        return stale_answer(request, stored, game, options, lang)
+    form = await read_action(request, with_target=True)
     try:
-        where = parse_target(action.target)
+        where = parse_target(form.target)
     except TargetError as error:
-        message = translator(lang).gettext("That is not a place on the table.")
+        message = translator(visit.lang).gettext("That is not a place on the table.")
         raise PageError(400, message) from error
-    before_game = game.copy()
-    before = stored_board(stored, game, options, lang)
-    report_time(game, action.elapsed, stored)
-    result = game.tap(where)
-    if not result.changed:
-        return board_answer(
-            request, stored, before_game, options, lang, before=before, message=None
-        )
-    saved = await commit(store, session_id, stored, game)
-    if saved is None:  # another tab or a double tap won the race: show what is there now
-        return await fresh_answer(request, store, session_id, game_id, options, lang)
-    remember(saved, game)
-    message = tap_message(result, game, before_game, options, lang)
-    return board_answer(request, saved, game, options, lang, before=before, message=message)
+    return await act(
+        request,
+        visit,
+        game_id,
+        form,
+        lambda game: game.tap(where),
+        lambda turn, options: tap_message(turn, options, visit.lang),
+    )
 
 
 @router.post("/g/{game_id}/undo")
 async def undo(game_id: str, request: Request, visit: VisitDep) -> Response:
-    store, session_id, lang = visit.store, visit.session_id, visit.lang
-    action = await read_action(request, with_target=False)
-    stored, game = await owned_game(store, session_id, game_id, lang)
-    options = options_of(visit.profile)
-    if action.version != stored.version:
-        return stale_answer(request, stored, game, options, lang)
-    before = stored_board(stored, game, options, lang)
-    report_time(game, action.elapsed, stored)
-    try:
-        game.undo()
-    except UndoError as error:
-        message = undo_refusal(error, lang)
-        unchanged = load(stored)
-        return board_answer(
-            request, stored, unchanged, options, lang, before=before, message=message
-        )
-    saved = await commit(store, session_id, stored, game)
-    if saved is None:
-        return await fresh_answer(request, store, session_id, game_id, options, lang)
-    remember(saved, game)
-    message = translator(lang).gettext("Move taken back")
-    return board_answer(request, saved, game, options, lang, before=before, message=message)
+    form = await read_action(request, with_target=False)
+    return await act(
+        request,
+        visit,
+        game_id,
+        form,
+        lambda game: game.undo(),
+        lambda turn, options: translator(visit.lang).gettext("Move taken back"),
+    )
 
 
-def stale_answer(
-    request: Request, stored: StoredGame, game: HeartToHeartGame, options, lang: str
-) -> Response:
+def stale_answer(request: Request, loaded: Loaded, options: Options, lang: str) -> Response:
     message = translator(lang).gettext("The game had changed (another tab?); here it is now.")
-    return board_answer(request, stored, game, options, lang, before=None, message=message)
-
-
-async def fresh_answer(
-    request: Request, store: GameStore, session_id: str, game_id: str, options, lang: str
-) -> Response:
-    stored, game = await owned_game(store, session_id, game_id, lang)
-    return stale_answer(request, stored, game, options, lang)
+    return board_answer(request, loaded, options, lang, before=None, message=message)
 
 
 @router.post("/options")
@@ -607,13 +472,13 @@ async def save_options(
     placement_help: Annotated[bool, Form()] = False,
     game: Annotated[str | None, Form(max_length=40)] = None,
 ) -> Response:
-    chosen = {"move_errors": move_errors, "placement_help": placement_help}
-    await store_options(store, session_id, chosen)
+    chosen = Options(move_errors=move_errors, placement_help=placement_help)
+    await service.store_options(store, session_id, chosen)
     if request.headers.get("hx-request") != "true" or game is None:
         return RedirectResponse(PATH, status_code=303)
-    stored, current = await owned_game(store, session_id, game, lang)
-    before = stored_board(stored, current, options_of(profile), lang)
-    return board_answer(request, stored, current, chosen, lang, before=before, message=None)
+    loaded = await service.owned(store, session_id, game)
+    before = stored_board(loaded, Options.of(profile), lang)
+    return board_answer(request, loaded, chosen, lang, before=before, message=None)
 
 
 @router.get("/rules")
@@ -660,7 +525,7 @@ async def examples(
     last = len(line) - 1
     step = min(step, last)
     game = line[step]
-    board = build_board(game, "example", 0, {"placement_help": False, "move_errors": False}, lang)
+    board = build_board(game, "example", 0, Options(placement_help=False), lang)
     context = {
         "deal": EXAMPLE_DEAL,
         "step": step,

@@ -1,15 +1,13 @@
 """The JSON API of Heart to Heart: ``/api/heart-to-heart/...`` (contract.md, "JSON API").
 
-Same store kind, state JSON, current-game pointer, options and statistics as the pages
-(:mod:`app.web.heart_to_heart`, :mod:`app.web.heart_to_heart_flow`), so a game moves freely
+Same service as the pages (:mod:`app.web.heart_to_heart.service`), so a game moves freely
 between the two. The clock: an API client has no screen, so the wall-clock time between two
 changes of a game counts as play time (the rules count it only while the game is in play).
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
+from dataclasses import asdict
 from typing import Annotated
 
 from fastapi import APIRouter, Body
@@ -20,11 +18,7 @@ from app.rules.heart_to_heart import (
     GAME,
     HEART_SIZE,
     VARIANTS,
-    HeartToHeartGame,
-    StateError,
-    TapResult,
     Target,
-    UndoError,
     new_game,
     parse_target,
     rank_name,
@@ -48,17 +42,12 @@ from app.web.api_models import (
     state_answer,
 )
 from app.web.api_route import ApiRoute
-from app.web.deps import Lang, ProfileDep, SessionId, StoreDep
-from app.web.errors import PageError, api_error
-from app.web.heart_to_heart import KIND, deal_error_message, load, random_code, replace_game
-from app.web.heart_to_heart_flow import (
-    DEFAULT_OPTIONS,
-    commit,
-    move_error,
-    options_of,
-    store_options,
-    undo_refusal,
-)
+from app.web.deps import ClockDep, Lang, ProfileDep, SessionId, StoreDep
+from app.web.errors import api_error
+from app.web.games import StaleVersion
+from app.web.heart_to_heart import service
+from app.web.heart_to_heart.service import KIND, Loaded, Options, Refused
+from app.web.heart_to_heart.texts import deal_error_message, move_error, undo_refusal
 from app.web.i18n import translator
 
 router = APIRouter(prefix="/api/heart-to-heart", tags=["Heart to Heart"], route_class=ApiRoute)
@@ -68,13 +57,9 @@ def _order(target: Target) -> tuple[int, int]:
     return (1, 0) if isinstance(target, str) else (0, target)
 
 
-def game_state(
-    stored: StoredGame,
-    game: HeartToHeartGame,
-    options: dict[str, bool],
-    message: str | None = None,
-) -> HeartToHeartState:
-    outlined, dimmed = game.placement_help() if options["placement_help"] else ((), ())
+def game_state(loaded: Loaded, options: Options, message: str | None = None) -> HeartToHeartState:
+    stored, game = loaded.stored, loaded.game
+    outlined, dimmed = game.placement_help() if options.placement_help else ((), ())
     selected, top = game.selected, game.waste_top
     return HeartToHeartState(
         game_id=stored.game_id,
@@ -94,7 +79,7 @@ def game_state(
         selected=None if selected is None else target_text(selected),
         undo_depth=game.undo_depth,
         message=message,
-        options=HeartToHeartOptions(**options),
+        options=HeartToHeartOptions(**asdict(options)),
         help=PlacementHelp(
             outlined=[target_text(t) for t in sorted(outlined, key=_order)],
             dimmed=[target_text(t) for t in sorted(dimmed, key=_order)],
@@ -102,60 +87,30 @@ def game_state(
     )
 
 
-def stale(
-    stored: StoredGame, game: HeartToHeartGame, options: dict[str, bool], lang: str
-) -> JSONResponse:
-    message = translator(lang).gettext("The game has changed since that version; here it is now.")
-    return conflict_answer("stale_version", message, game_state(stored, game, options))
-
-
-async def owned(
-    store: GameStore, session_id: str, game_id: str, lang: str
-) -> tuple[StoredGame, HeartToHeartGame]:
-    """This session's game of that id; anything else is a 404 (the error shape, under /api)."""
-    stored = await store.get(session_id, game_id)
-    if stored is not None and stored.kind == KIND:
-        try:
-            return stored, load(stored)
-        except StateError:
-            pass  # saved by an engine whose format this one does not read: gone
-    message = translator(lang).gettext(
-        "This game does not exist here: it belongs to another browser, or it expired."
-    )
-    raise PageError(404, message)
-
-
-def count_wall_time(game: HeartToHeartGame, stored: StoredGame) -> None:
-    game.add_play_time(max(0.0, time.time() - stored.updated_at))
-
-
 async def act(
     store: GameStore,
     session_id: str,
     game_id: str,
     version: int | None,
-    options: dict[str, bool],
+    options: Options,
     lang: str,
-    action: Callable[[HeartToHeartGame], TapResult],
+    action: service.Action,
+    now: float,
 ) -> HeartToHeartState | JSONResponse:
-    """This session's game: check the version, apply ``action``, store it by compare-and-set.
-    An action that changes nothing answers the state unchanged (same version)."""
-    stored, game = await owned(store, session_id, game_id, lang)
-    if version is not None and version != stored.version:
-        return stale(stored, game, options, lang)
-    before = game.copy()
-    count_wall_time(game, stored)
+    """The API's side of an action: the state after it, or 409 with the state as it is."""
     try:
-        result = action(game)
-    except UndoError as error:
-        state = game_state(stored, before, options)
-        return conflict_answer(error.reason, undo_refusal(error, lang), state)
-    if not result.changed:
-        return game_state(stored, before, options)
-    saved = await commit(store, session_id, stored, game)
-    if saved is None:  # another request changed the game between our read and our write
-        return stale(*await owned(store, session_id, game_id, lang), options, lang)
-    return game_state(saved, game, options, move_error(result, options, lang))
+        turn = await service.act(
+            store, session_id, game_id, version, action, service.wall_time(now)
+        )
+    except StaleVersion as stale:
+        message = translator(lang).gettext(
+            "The game has changed since that version; here it is now."
+        )
+        return conflict_answer("stale_version", message, game_state(stale.current, options))
+    except Refused as refused:
+        message = undo_refusal(refused.error, lang)
+        return conflict_answer(refused.error.reason, message, game_state(refused.current, options))
+    return game_state(turn.after, options, move_error(turn.result, options, lang))
 
 
 GAME_OPERATIONS = ("heart_to_heart_get_game", "heart_to_heart_tap", "heart_to_heart_undo")
@@ -164,7 +119,7 @@ GAME_OPERATIONS = ("heart_to_heart_get_game", "heart_to_heart_tap", "heart_to_he
 def example_state() -> HeartToHeartState:
     """A real new game, as the documented example."""
     stored = StoredGame("q3J8cW1pZk9aXr2T", KIND, 1, {}, 0.0)
-    return game_state(stored, new_game("HH1-N-AAAAAAM"), dict(DEFAULT_OPTIONS))
+    return game_state(Loaded(stored, new_game("HH1-N-AAAAAAM")), Options())
 
 
 GAME_LINKS = links_to(*GAME_OPERATIONS)
@@ -193,14 +148,14 @@ async def create_game(
     body: Annotated[HeartToHeartNewGame | None, Body()] = None,
 ):
     if body is None or body.deal is None:
-        code = random_code("N")
+        code = service.random_code("N")
     else:
         try:
             code = str(parse_deal_code(body.deal, GAME, VARIANTS))
         except DealCodeError as error:
             return api_error(422, "invalid_deal", deal_error_message(error, body.deal, lang))
-    stored = await replace_game(store, session_id, code)
-    return game_state(stored, load(stored), options_of(profile))
+    loaded = await service.replace_game(store, session_id, code)
+    return game_state(loaded, Options.of(profile))
 
 
 @router.get(
@@ -213,8 +168,7 @@ async def create_game(
 async def get_game(
     game_id: str, store: StoreDep, session_id: SessionId, profile: ProfileDep, lang: Lang
 ):
-    stored, game = await owned(store, session_id, game_id, lang)
-    return game_state(stored, game, options_of(profile))
+    return game_state(await service.owned(store, session_id, game_id), Options.of(profile))
 
 
 @router.post(
@@ -232,6 +186,7 @@ async def tap(
     session_id: SessionId,
     profile: ProfileDep,
     lang: Lang,
+    clock: ClockDep,
 ):
     if not matches(TARGET_PATTERN, body.target):
         message = translator(lang).gettext(
@@ -240,8 +195,8 @@ async def tap(
         return api_error(422, "invalid_target", message)
     target = parse_target(body.target)
     return await act(
-        store, session_id, game_id, body.version, options_of(profile), lang,
-        lambda game: game.tap(target),
+        store, session_id, game_id, body.version, Options.of(profile), lang,
+        lambda game: game.tap(target), clock(),
     )
 
 
@@ -259,12 +214,13 @@ async def undo(
     session_id: SessionId,
     profile: ProfileDep,
     lang: Lang,
+    clock: ClockDep,
     body: Annotated[VersionBody | None, Body()] = None,
 ):
     version = None if body is None else body.version
     return await act(
-        store, session_id, game_id, version, options_of(profile), lang,
-        lambda game: game.undo(),
+        store, session_id, game_id, version, Options.of(profile), lang,
+        lambda game: game.undo(), clock(),
     )
 
 
@@ -275,7 +231,7 @@ async def undo(
     summary="This session's Heart to Heart options",
 )
 async def get_options(profile: ProfileDep):
-    return HeartToHeartOptions(**options_of(profile))
+    return HeartToHeartOptions(**asdict(Options.of(profile)))
 
 
 @router.put(
@@ -286,5 +242,5 @@ async def get_options(profile: ProfileDep):
     summary="Set this session's Heart to Heart options (the pages use them too)",
 )
 async def put_options(body: HeartToHeartOptions, store: StoreDep, session_id: SessionId):
-    await store_options(store, session_id, body.model_dump())
+    await service.store_options(store, session_id, Options(**body.model_dump()))
     return body

@@ -1,7 +1,7 @@
 """The JSON API of Hearts: ``/api/hearts/...`` (contract.md, "JSON API").
 
-Same store kind, state JSON, current-match pointer, bot driving and statistics as the page
-(:mod:`app.web.hearts`, :mod:`app.web.hearts_flow`). The state is built from the player's
+Same service as the page (:mod:`app.web.hearts.service`), so a match moves freely between the
+two. The state is built from the player's
 :class:`HeartsView` only, so no card of another hand can reach it.
 """
 
@@ -13,7 +13,8 @@ from fastapi import APIRouter, Body
 from fastapi.responses import JSONResponse
 
 from app.rules.cards import card_text, cards_in, parse_card
-from app.rules.hearts import HUMAN, HeartsError, HeartsMatch, PlayedCard
+from app.rules.deal_codes import DealCodeError
+from app.rules.hearts import HUMAN, HeartsMatch, PlayedCard, parse_match_code
 from app.store import GameStore, StoredGame
 from app.web.api_models import (
     CARD_PATTERN,
@@ -34,25 +35,11 @@ from app.web.api_models import (
 )
 from app.web.api_route import ApiRoute
 from app.web.deps import Lang, SessionId, StoreDep
-from app.web.errors import PageError, api_error
-from app.web.hearts import (
-    KIND,
-    Loaded,
-    load_match,
-    new_match,
-    parse_code,
-    random_code,
-    seat_names,
-)
-from app.web.hearts_flow import (
-    Action,
-    apply,
-    next_hand,
-    pass_cards,
-    play_card,
-    refusal_text,
-    undo,
-)
+from app.web.errors import api_error
+from app.web.games import StaleVersion
+from app.web.hearts import service
+from app.web.hearts.service import KIND, Loaded, Refused
+from app.web.hearts.texts import deal_error_message, refusal_text, seat_names
 from app.web.i18n import translator
 
 router = APIRouter(prefix="/api/hearts", tags=["Hearts"], route_class=ApiRoute)
@@ -66,7 +53,8 @@ def _plays(plays: tuple[PlayedCard, ...]) -> list[Play]:
     return [Play(seat=p.seat, card=card_text(p.card)) for p in plays]
 
 
-def match_state(stored: StoredGame, match: HeartsMatch, lang: str) -> HeartsState:
+def match_state(loaded: Loaded, lang: str) -> HeartsState:
+    stored, match = loaded.stored, loaded.match
     view = match.view(HUMAN)
     names = seat_names(translator(lang))
     return HeartsState(
@@ -110,11 +98,6 @@ def match_state(stored: StoredGame, match: HeartsMatch, lang: str) -> HeartsStat
     )
 
 
-def stale(loaded: Loaded, lang: str) -> JSONResponse:
-    message = translator(lang).gettext("The game has changed since that version; here it is now.")
-    return conflict_answer("stale_version", message, match_state(loaded.stored, loaded.match, lang))
-
-
 def invalid_card(lang: str) -> JSONResponse:
     message = translator(lang).gettext("A card is its rank and suit, like 10H, QS or 2C.")
     return api_error(422, "invalid_card", message)
@@ -126,22 +109,22 @@ async def act(
     lang: str,
     game_id: str,
     version: int | None,
-    action: Action,
+    action: service.Action,
 ) -> HeartsState | JSONResponse:
-    """The player's action and the bots' answer, or 409 with the state when the version is
-    stale or the rules refuse it (nothing changed)."""
-    loaded = await load_match(store, session_id, game_id, lang)
-    if version is not None and version != loaded.stored.version:
-        return stale(loaded, lang)
-    # The match is changed in place by the action: keep the state to show if it is refused.
-    untouched = match_state(loaded.stored, loaded.match, lang)
+    """The API's side of an action: the state after it and the bots' answer, or 409 with the
+    state as it is when the version is stale or the rules refuse it (nothing changed)."""
     try:
-        saved, _ = await apply(store, session_id, loaded.stored, loaded.match, action)
-    except HeartsError as error:
-        return conflict_answer(error.reason, refusal_text(error, translator(lang)), untouched)
-    if saved is None:  # another request changed the match first
-        return stale(await load_match(store, session_id, game_id, lang), lang)
-    return match_state(saved, loaded.match, lang)
+        turn = await service.act(store, session_id, game_id, version, action)
+    except StaleVersion as stale:
+        message = translator(lang).gettext(
+            "The game has changed since that version; here it is now."
+        )
+        return conflict_answer("stale_version", message, match_state(stale.current, lang))
+    except Refused as refused:
+        message = refusal_text(refused.error, translator(lang))
+        reason = getattr(refused.error, "reason", "not_a_card")
+        return conflict_answer(reason, message, match_state(refused.current, lang))
+    return match_state(turn.after, lang)
 
 
 MATCH_OPERATIONS = (
@@ -177,7 +160,7 @@ def match_links() -> dict:
 def example_state() -> HeartsState:
     """A real new match, as the documented example."""
     stored = StoredGame("b7Qm2xYpL0sVd9Ke", KIND, 1, {}, 0.0)
-    return match_state(stored, HeartsMatch.new("HT1-N-AAAAAAA"), "en")
+    return match_state(Loaded(stored, HeartsMatch.new("HT1-N-AAAAAAA")), "en")
 
 
 MATCH_LINKS = match_links()
@@ -207,14 +190,14 @@ async def create_match(
     body: Annotated[HeartsNewGame | None, Body()] = None,
 ):
     if body is None or body.deal is None:
-        code = random_code("N")
+        code = service.random_code("N")
     else:
         try:
-            code = parse_code(body.deal, translator(lang))
-        except PageError as error:
-            return api_error(422, "invalid_deal", error.message)
-    stored = await new_match(store, session_id, code)
-    return match_state(stored, HeartsMatch.from_json(stored.state), lang)
+            code = parse_match_code(body.deal)
+        except DealCodeError as error:
+            message = deal_error_message(error, translator(lang))
+            return api_error(422, "invalid_deal", message)
+    return match_state(await service.new_match(store, session_id, code), lang)
 
 
 @router.get(
@@ -225,8 +208,7 @@ async def create_match(
     summary="The state of a match, as the player may see it",
 )
 async def get_match(game_id: str, store: StoreDep, session_id: SessionId, lang: Lang):
-    loaded = await load_match(store, session_id, game_id, lang)
-    return match_state(loaded.stored, loaded.match, lang)
+    return match_state(await service.owned(store, session_id, game_id), lang)
 
 
 @router.post(
@@ -245,7 +227,8 @@ async def pass_three(
     for text in body.cards:
         mask |= 1 << parse_card(text)
     return await act(
-        store, session_id, lang, game_id, body.version, lambda match: pass_cards(match, mask)
+        store, session_id, lang, game_id, body.version,
+        lambda match: service.pass_cards(match, mask),
     )
 
 
@@ -263,7 +246,7 @@ async def play(
         return invalid_card(lang)
     card = parse_card(body.card)
     return await act(
-        store, session_id, lang, game_id, body.version, lambda match: play_card(match, card)
+        store, session_id, lang, game_id, body.version, lambda match: service.play_card(match, card)
     )
 
 
@@ -282,7 +265,7 @@ async def undo_play(
     body: Annotated[VersionBody | None, Body()] = None,
 ):
     version = None if body is None else body.version
-    return await act(store, session_id, lang, game_id, version, undo)
+    return await act(store, session_id, lang, game_id, version, service.undo)
 
 
 @router.post(
@@ -300,4 +283,4 @@ async def deal_next_hand(
     body: Annotated[VersionBody | None, Body()] = None,
 ):
     version = None if body is None else body.version
-    return await act(store, session_id, lang, game_id, version, next_hand)
+    return await act(store, session_id, lang, game_id, version, service.next_hand)

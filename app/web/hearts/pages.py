@@ -12,7 +12,6 @@ builds the final table from them.
 from __future__ import annotations
 
 import itertools
-import secrets
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -22,39 +21,28 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from app.rules.cards import SUITS, CardError, card_text, cards_in, parse_card
-from app.rules.deal_codes import CODE_SPACE, DealCode, DealCodeError
+from app.rules.cards import SUITS, card_text, cards_in, parse_card, rank_of, suit_of
+from app.rules.deal_codes import DealCode, DealCodeError
 from app.rules.hearts import (
     BOT_LEVELS,
-    GAME,
     HUMAN,
-    HeartsError,
     HeartsMatch,
     HeartsView,
     PlayedCard,
     parse_match_code,
 )
-from app.store import GameStore, StoredGame
+from app.store import GameStore
 from app.web.deps import Lang, SessionId, StoreDep
 from app.web.errors import PageError
-from app.web.games import GameEntry, register_game
-from app.web.hearts_flow import (
-    Action,
-    apply,
-    moon_of,
-    next_hand,
-    pass_cards,
-    play_card,
-    refusal_text,
-    start_match,
-    undo,
-)
+from app.web.games import StaleVersion
+from app.web.hearts import service
+from app.web.hearts.service import Loaded, Refused, Seen, moon_of
+from app.web.hearts.texts import deal_error_message, refusal_text, seat_names
 from app.web.i18n import SUIT_SYMBOLS, Translator, current_language, translator
 from app.web.templating import page, templates
 
 router = APIRouter()
 
-KIND = "hearts"
 _RED = frozenset("DH")
 # Base order of suits in the hand; reordered per hand so that colours alternate where possible.
 _SUIT_ORDER = "CDSH"
@@ -159,13 +147,9 @@ def suit_order(suits_present: set[str]) -> list[str]:
 
 def sorted_hand(hand: int) -> list[int]:
     cards = cards_in(hand)
-    order = suit_order({SUITS[c // 13] for c in cards})
-    rank_of = {s: i for i, s in enumerate(order)}
-    return sorted(cards, key=lambda c: (rank_of[SUITS[c // 13]], c % 13))
-
-
-def seat_names(tr: Translator) -> tuple[str, str, str, str]:
-    return (tr.gettext("You"), tr.gettext("West"), tr.gettext("North"), tr.gettext("East"))
+    order = suit_order({SUITS[suit_of(c)] for c in cards})
+    place = {s: i for i, s in enumerate(order)}
+    return sorted(cards, key=lambda c: (place[SUITS[suit_of(c)]], rank_of(c)))
 
 
 def direction_label(direction: str, tr: Translator) -> str:
@@ -457,63 +441,8 @@ def fragment(pieces: list[str], status: int = 200) -> HTMLResponse:
     return HTMLResponse("\n".join(pieces), status_code=status, headers={"Vary": "HX-Request"})
 
 
-# -- loading and saving ---------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class Loaded:
-    stored: StoredGame
-    match: HeartsMatch
-
-
-def readable(stored: StoredGame | None) -> Loaded | None:
-    """The stored match, or None when there is none or it cannot be read (say, saved by an
-    engine whose format this one no longer reads): the player then gets a new match."""
-    if stored is None or stored.kind != KIND:
-        return None
-    try:
-        return Loaded(stored, HeartsMatch.from_json(stored.state))
-    except HeartsError:
-        return None
-
-
-async def load_match(store: GameStore, session_id: str, game_id: str, lang: str) -> Loaded:
-    loaded = readable(await store.get(session_id, game_id))
-    if loaded is None:
-        raise PageError(404, translator(lang).gettext("This Hearts match does not exist here."))
-    return loaded
-
-
-def unfinished(stored: StoredGame) -> bool:
-    """At least one card passed or played, and the match not over (the contract's test)."""
-    loaded = readable(stored)
-    if loaded is None:
-        return False
-    view = loaded.match.view(HUMAN)
-    if view.phase == "match_over":
-        return False
-    return bool(
-        view.hand_number > 1 or view.pass_chosen or view.passed or view.tricks or view.trick
-    )
-
-
-register_game(GameEntry(KIND, "/hearts", unfinished))
-
-
-async def new_match(store: GameStore, session_id: str, code: DealCode) -> StoredGame:
-    return await start_match(store, session_id, KIND, HeartsMatch.new(code))
-
-
-def random_code(level: str) -> DealCode:
-    return DealCode(GAME, level, secrets.randbelow(CODE_SPACE))
-
-
-def table_of(loaded: Loaded, tr: Translator) -> tuple[HeartsView, Table]:
-    view = loaded.match.view(HUMAN)
-    table = build_table(
-        view, loaded.stored.game_id, loaded.stored.version, loaded.match.undo_available, tr
-    )
-    return view, table
+def table_of(seen: Seen, tr: Translator) -> Table:
+    return build_table(seen.view, seen.game_id, seen.version, seen.undo_available, tr)
 
 
 # -- pages ----------------------------------------------------------------------------------
@@ -524,11 +453,11 @@ def hearts_page(
     status: int = 200,
 ) -> HTMLResponse:
     tr = translator(lang)
-    view, table = table_of(loaded, tr)
+    table = table_of(Seen.of(loaded), tr)
     context = {
         "t": table,
         "level": loaded.match.bot_level,
-        "share_url": str(request.url_for("hearts_deal", code=view.deal)),
+        "share_url": str(request.url_for("hearts_deal", code=table.deal)),
         "ask_deal": str(ask_deal) if ask_deal else None,
         "live": "",
     }
@@ -539,28 +468,14 @@ def hearts_page(
 async def hearts_current(
     request: Request, store: StoreDep, session_id: SessionId, lang: Lang
 ) -> HTMLResponse:
-    loaded = readable(await store.current(session_id, KIND))
-    if loaded is None:
-        stored = await new_match(store, session_id, random_code("N"))
-        loaded = Loaded(stored, HeartsMatch.from_json(stored.state))
-    return hearts_page(request, loaded, lang)
+    return hearts_page(request, await service.current_match(store, session_id), lang)
 
 
 def parse_code(text: str, tr: Translator) -> DealCode:
     try:
         return parse_match_code(text)
     except DealCodeError as exc:
-        example = "HT1-N-AAAAAAM"
-        messages = {
-            "game": tr.gettext("This is not a Hearts deal code: Hearts codes start with HT1-."),
-            "variant": tr.gettext(
-                "The letter after HT1- is the bots' level: E (easy), N (normal) or H (hard)."
-            ),
-            "number": tr.gettext("The deal number must be exactly seven letters A–Z."),
-        }
-        message = messages.get(exc.reason) or tr.gettext(
-            "This is not a deal code. A Hearts deal code looks like %(example)s."
-        ) % {"example": example}
+        message = deal_error_message(exc, tr)
         raise PageError(400, message, title=tr.gettext("This deal code cannot be used")) from exc
 
 
@@ -570,13 +485,12 @@ async def hearts_deal(
     request: Request, code: str, store: StoreDep, session_id: SessionId, lang: Lang
 ) -> Response:
     deal = parse_code(code, translator(lang))
-    current = await store.current(session_id, KIND)
-    if current is not None and unfinished(current):
-        loaded = Loaded(current, HeartsMatch.from_json(current.state))
-        if loaded.match.deal == str(deal):
+    current = service.readable(await store.current(session_id, service.KIND))
+    if current is not None and service.is_unfinished(current):
+        if current.match.deal == str(deal):
             return RedirectResponse("/hearts", status_code=303)
-        return hearts_page(request, loaded, lang, ask_deal=deal)
-    await new_match(store, session_id, deal)
+        return hearts_page(request, current, lang, ask_deal=deal)
+    await service.new_match(store, session_id, deal)
     return RedirectResponse("/hearts", status_code=303)
 
 
@@ -584,7 +498,7 @@ async def hearts_deal(
 async def hearts_deal_replace(
     code: str, store: StoreDep, session_id: SessionId, lang: Lang
 ) -> Response:
-    await new_match(store, session_id, parse_code(code, translator(lang)))
+    await service.new_match(store, session_id, parse_code(code, translator(lang)))
     return RedirectResponse("/hearts", status_code=303)
 
 
@@ -592,7 +506,8 @@ async def hearts_deal_replace(
 async def hearts_new(
     store: StoreDep, session_id: SessionId, level: Annotated[str, Form()] = "N"
 ) -> Response:
-    await new_match(store, session_id, random_code(level if level in BOT_LEVELS else "N"))
+    code = service.random_code(level if level in BOT_LEVELS else "N")
+    await service.new_match(store, session_id, code)
     return RedirectResponse("/hearts", status_code=303)
 
 
@@ -606,10 +521,10 @@ async def hearts_rules(request: Request, lang: Lang) -> HTMLResponse:
 async def hearts_last_trick(
     game_id: str, store: StoreDep, session_id: SessionId, lang: Lang
 ) -> HTMLResponse:
-    loaded = await load_match(store, session_id, game_id, lang)
+    seen = Seen.of(await service.owned(store, session_id, game_id))
     tr = translator(lang)
-    view, table = table_of(loaded, tr)
-    table.last_trick = last_trick(view, tr)
+    table = table_of(seen, tr)
+    table.last_trick = last_trick(seen.view, tr)
     token = current_language.set(lang)
     try:
         return HTMLResponse(str(pieces_module(table).last_trick()), headers={"Vary": "HX-Request"})
@@ -634,7 +549,6 @@ def _parse_cards(text: str) -> int:
     return mask
 
 
-
 async def act(
     request: Request,
     store: GameStore,
@@ -642,47 +556,36 @@ async def act(
     lang: str,
     game_id: str,
     version: str | None,
-    action: Action,
+    action: service.Action,
 ) -> Response:
-    """Apply one action of the player (and the bots' answer) and answer with what changed.
+    """The page's side of an action: the pieces that changed, the cards played in order.
 
     A stale version, an illegal action or a lost compare-and-set changes nothing: the answer
     (409) then carries every piece as it is now, so the page catches up.
     """
     tr = translator(lang)
     htmx = request.headers.get("hx-request") == "true"
-    loaded = await load_match(store, session_id, game_id, lang)
-    held = _parse_version(version)
-    if held is not None and held != loaded.stored.version:
-        return _current(loaded, lang, htmx, tr.gettext("The table had changed; here it is now."))
-    # The table the page shows, taken before the action changes the match (a page without
-    # htmx is redirected and needs none).
-    before = table_of(loaded, tr) if htmx else None
     try:
-        saved, plays = await apply(store, session_id, loaded.stored, loaded.match, action)
-    except (HeartsError, CardError) as exc:
-        if isinstance(exc, HeartsError):
-            message = refusal_text(exc, tr)
-        else:
-            message = tr.gettext("That is not a card.")
-        return _current(loaded, lang, htmx, message)
-    if saved is None:
-        fresh = await load_match(store, session_id, game_id, lang)
-        return _current(fresh, lang, htmx, tr.gettext("The table had changed; here it is now."))
-    if before is None:
+        turn = await service.act(store, session_id, game_id, _parse_version(version), action)
+    except StaleVersion as stale:
+        message = tr.gettext("The table had changed; here it is now.")
+        return _current(stale.current, lang, htmx, message)
+    except Refused as refused:
+        return _current(refused.current, lang, htmx, refusal_text(refused.error, tr))
+    if not htmx:
         return RedirectResponse("/hearts", status_code=303)
-    before_view, before_table = before
-    after_view, after_table = table_of(Loaded(saved, loaded.match), tr)
-    steps = steps_of(before_view, after_view, plays, tr)
+    after = Seen.of(turn.after)
+    before_table, after_table = table_of(turn.before, tr), table_of(after, tr)
+    steps = steps_of(turn.before.view, after.view, turn.plays, tr)
     changed = changed_pieces(before_table, after_table, steps, lang)
-    changed.append(live_piece(narration(before_view, after_view, steps, tr)))
+    changed.append(live_piece(narration(turn.before.view, after.view, steps, tr)))
     return fragment(changed)
 
 
 def _current(loaded: Loaded, lang: str, htmx: bool, message: str) -> Response:
     if not htmx:
         return RedirectResponse("/hearts", status_code=303)
-    _, table = table_of(loaded, translator(lang))
+    table = table_of(Seen.of(loaded), translator(lang))
     return fragment([*all_pieces(table, lang), live_piece(message)], status=409)
 
 
@@ -695,7 +598,7 @@ async def hearts_pass(
     cards: Annotated[str, Form(max_length=80)] = "", version: VersionField = None,
 ) -> Response:
     def action(match: HeartsMatch) -> list[PlayedCard]:
-        return pass_cards(match, _parse_cards(cards))
+        return service.pass_cards(match, _parse_cards(cards))
 
     return await act(request, store, session_id, lang, game_id, version, action)
 
@@ -706,7 +609,7 @@ async def hearts_play(
     card: Annotated[str, Form(max_length=8)] = "", version: VersionField = None,
 ) -> Response:
     def action(match: HeartsMatch) -> list[PlayedCard]:
-        return play_card(match, parse_card(card))
+        return service.play_card(match, parse_card(card))
 
     return await act(request, store, session_id, lang, game_id, version, action)
 
@@ -716,7 +619,7 @@ async def hearts_undo(
     request: Request, game_id: str, store: StoreDep, session_id: SessionId, lang: Lang,
     version: VersionField = None,
 ) -> Response:
-    return await act(request, store, session_id, lang, game_id, version, undo)
+    return await act(request, store, session_id, lang, game_id, version, service.undo)
 
 
 @router.post("/hearts/{game_id}/next-hand", include_in_schema=False)
@@ -724,4 +627,4 @@ async def hearts_next_hand(
     request: Request, game_id: str, store: StoreDep, session_id: SessionId, lang: Lang,
     version: VersionField = None,
 ) -> Response:
-    return await act(request, store, session_id, lang, game_id, version, next_hand)
+    return await act(request, store, session_id, lang, game_id, version, service.next_hand)

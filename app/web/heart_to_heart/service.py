@@ -1,0 +1,232 @@
+"""Heart to Heart as the page and the JSON API share it: this session's game, its options, an
+action applied with the version check and a compare-and-set, and the statistics.
+
+Nothing here knows HTTP. A refusal is a game error: :class:`~app.web.games.GameNotFound`,
+:class:`~app.web.games.StaleVersion` (with the game as it is now) or :class:`Refused` (the
+rules said no; with the game unchanged). The page and the API each turn them into their answer.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from app.rules.deal_codes import CODE_SPACE, DealCode
+from app.rules.heart_to_heart import (
+    GAME,
+    HeartToHeartGame,
+    StateError,
+    TapResult,
+    UndoError,
+    new_game,
+)
+from app.store import GameStore, StoredGame
+from app.web.games import GameNotFound, StaleVersion
+from app.web.profile import Profile, record_heart_to_heart_game, update_profile
+
+KIND = "heart_to_heart"
+# Play time a page may report beyond the wall-clock time since the game was last saved.
+CLOCK_SLACK_SECONDS = 2.0
+NOT_FOUND = "This game does not exist here: it belongs to another browser, or it expired."
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The player's Heart to Heart options, kept in the profile (pages and API alike)."""
+
+    move_errors: bool = False
+    placement_help: bool = True
+
+    @classmethod
+    def of(cls, profile: Profile) -> Options:
+        saved = profile.data.get("h2h_options", {})
+        default = cls()
+        return cls(
+            move_errors=bool(saved.get("move_errors", default.move_errors)),
+            placement_help=bool(saved.get("placement_help", default.placement_help)),
+        )
+
+
+async def store_options(store: GameStore, session_id: str, options: Options) -> None:
+    chosen = asdict(options)
+    await update_profile(store, session_id, lambda data: data.__setitem__("h2h_options", chosen))
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    stored: StoredGame
+    game: HeartToHeartGame
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """An action applied: the game before it and after it (the same when nothing changed)."""
+
+    before: Loaded
+    after: Loaded
+    result: TapResult
+
+
+class Refused(Exception):
+    """The rules refused the action (say, undo in a won game); ``current`` is unchanged."""
+
+    def __init__(self, error: UndoError, current: Loaded) -> None:
+        super().__init__(error.reason)
+        self.error = error
+        self.current = current
+
+
+# Games this process loaded or stored lately, by (game id, version). A version names exactly one
+# state (the store only ever writes version n+1 over version n), so a hit is that state, and
+# saves re-reading and re-checking the JSON on every tap. Entries are private copies.
+_RECENT: OrderedDict[tuple[str, int], HeartToHeartGame] = OrderedDict()
+RECENT_GAMES = 2048
+
+
+def keep(cache: OrderedDict, key: tuple, value: Any) -> None:
+    """Put ``value`` in a cache of recent entries, dropping the oldest beyond RECENT_GAMES."""
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > RECENT_GAMES:
+        cache.popitem(last=False)
+
+
+def remember(stored: StoredGame, game: HeartToHeartGame) -> None:
+    keep(_RECENT, (stored.game_id, stored.version), game.copy())
+
+
+def load(stored: StoredGame) -> HeartToHeartGame:
+    """The game of ``stored``, as a fresh copy the caller may change."""
+    game = _RECENT.get((stored.game_id, stored.version))
+    if game is None:
+        # Our own store holds only what our to_json() wrote: no need to replay its history.
+        game = HeartToHeartGame.from_json(stored.state, trusted=True)
+        remember(stored, game)
+    return game.copy()
+
+
+def is_unfinished(game: HeartToHeartGame) -> bool:
+    """At least one move made and the game not won (a stalemate counts: see pages.py)."""
+    return game.moves > 0 and not game.is_won
+
+
+def stored_unfinished(stored: StoredGame) -> bool:
+    return is_unfinished(load(stored))
+
+
+def random_code(variant: str) -> str:
+    """A random deal of that kind. About one shuffle in ten is stuck from the start (the tip's
+    three partners all lie in the heart); a random new game never hands one out, though its
+    code, shared or typed, still deals it."""
+    while True:
+        code = str(DealCode(GAME, variant, secrets.randbelow(CODE_SPACE)))
+        if new_game(code).status == "playing":
+            return code
+
+
+async def replace_game(store: GameStore, session_id: str, code: str) -> Loaded:
+    """Make ``code`` the current game; a game it replaces that was played but not won counts
+    as a game played (and ends the winning streak)."""
+    current = await store.current(session_id, KIND)
+    if current is not None:
+        old = load(current)
+        if is_unfinished(old):
+            await record_heart_to_heart_game(
+                store, session_id, won=False, seconds=old.elapsed_seconds, moves=old.moves
+            )
+    game = new_game(code)
+    stored = await store.create(session_id, KIND, game.to_json())
+    return Loaded(stored, game)
+
+
+async def current_game(store: GameStore, session_id: str) -> Loaded:
+    """This session's current game; a new random one when there is none."""
+    stored = await store.current(session_id, KIND)
+    if stored is None:
+        return await replace_game(store, session_id, random_code("N"))
+    return Loaded(stored, load(stored))
+
+
+async def owned(store: GameStore, session_id: str, game_id: str) -> Loaded:
+    """This session's game of that id. Anything else (another browser's game, an expired one,
+    this browser's Hearts match, a format this engine no longer reads) does not exist here."""
+    stored = await store.get(session_id, game_id)
+    if stored is not None and stored.kind == KIND:
+        try:
+            return Loaded(stored, load(stored))
+        except StateError:
+            pass
+    raise GameNotFound(NOT_FOUND)
+
+
+# How the time spent before an action is counted: the page reports its clock, an API client
+# has no screen, so the wall-clock time since the last change counts.
+Timing = Callable[[HeartToHeartGame, StoredGame], None]
+
+
+def screen_time(elapsed: float | None, now: float) -> Timing:
+    """Count the on-screen time a page reports, never more than really passed since the game
+    was last saved (plus a little slack for the request's travel)."""
+
+    def count(game: HeartToHeartGame, stored: StoredGame) -> None:
+        if elapsed is not None:
+            limit = max(0.0, now - stored.updated_at) + CLOCK_SLACK_SECONDS
+            game.add_play_time(min(max(elapsed - game.play_time, 0.0), limit))
+
+    return count
+
+
+def wall_time(now: float) -> Timing:
+    def count(game: HeartToHeartGame, stored: StoredGame) -> None:
+        game.add_play_time(max(0.0, now - stored.updated_at))
+
+    return count
+
+
+Action = Callable[[HeartToHeartGame], TapResult]
+
+
+async def act(
+    store: GameStore,
+    session_id: str,
+    game_id: str,
+    version: int | None,
+    action: Action,
+    timing: Timing,
+) -> Turn:
+    """Apply ``action`` to this session's game held at ``version`` (None: whatever is current)
+    and store it by compare-and-set. An action that changes nothing stores nothing."""
+    before = await owned(store, session_id, game_id)
+    if version is not None and version != before.stored.version:
+        raise StaleVersion(before)
+    game = before.game.copy()
+    timing(game, before.stored)
+    try:
+        result = action(game)
+    except UndoError as error:
+        raise Refused(error, before) from error
+    if not result.changed:
+        return Turn(before, before, result)
+    saved = await commit(store, session_id, before.stored, game)
+    if saved is None:  # another tab or a double tap won the race: show what is there now
+        raise StaleVersion(await owned(store, session_id, game_id))
+    remember(saved, game)
+    return Turn(before, Loaded(saved, game), result)
+
+
+async def commit(
+    store: GameStore, session_id: str, stored: StoredGame, game: HeartToHeartGame
+) -> StoredGame | None:
+    """Store ``game`` (changed from ``stored``); None when another request changed it first.
+
+    A won game is final, so only the request whose change won it gets here with a win.
+    """
+    saved = await store.compare_and_set(session_id, stored.game_id, stored.version, game.to_json())
+    if saved is not None and game.is_won:
+        await record_heart_to_heart_game(
+            store, session_id, won=True, seconds=game.elapsed_seconds, moves=game.moves
+        )
+    return saved

@@ -1,0 +1,43 @@
+"""The Heart to Heart texts the page and the JSON API both say, in the player's language."""
+
+from __future__ import annotations
+
+from app.rules.deal_codes import DealCodeError
+from app.rules.heart_to_heart import TapResult, UndoError
+from app.web.heart_to_heart.service import Options
+from app.web.i18n import translator
+
+EXAMPLE_CODE = "HH1-N-AAAAAAM"
+
+
+def move_error(result: TapResult, options: Options, lang: str) -> str | None:
+    """The move-error text after a tap, when the player asked for move errors."""
+    if result.kind == "reselect" and options.move_errors:
+        return translator(lang).gettext("Must be same rank")
+    return None
+
+
+def undo_refusal(error: UndoError, lang: str) -> str:
+    tr = translator(lang)
+    if error.reason == "game_won":
+        return tr.gettext("A won game is final.")
+    return tr.gettext("There is no move to undo.")
+
+
+def deal_error_message(error: DealCodeError, text: str, lang: str) -> str:
+    tr = translator(lang)
+    cleaned = text.strip().upper()[:40]
+    messages = {
+        "too_long": tr.gettext("A deal code is short, like %(example)s."),
+        "empty": tr.gettext("No deal code was given; a code looks like %(example)s."),
+        "format": tr.gettext("“%(code)s” is not a deal code; a code looks like %(example)s."),
+        "game": tr.gettext(
+            "“%(code)s” is not a Heart to Heart deal; Heart to Heart codes start with HH1-."
+        ),
+        "variant": tr.gettext(
+            "The letter after HH1- must be N (any deal) or W (a deal that can be won)."
+        ),
+        "number": tr.gettext("The deal number must be exactly seven letters A–Z."),
+    }
+    text = messages.get(error.reason, error.message)
+    return text % {"code": cleaned, "example": EXAMPLE_CODE}

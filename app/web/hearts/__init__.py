@@ -1,0 +1,1 @@
+"""Hearts on the web: service.py (what pages and API share), pages.py, api.py."""

@@ -1,0 +1,200 @@
+"""Hearts as the page and the JSON API share it: this session's match, an action of the player
+and the bots' answer (run off the event loop) applied with the version check and a
+compare-and-set, and the statistics, counted by the request that ends the match.
+
+Nothing here knows HTTP. A refusal is a game error: :class:`~app.web.games.GameNotFound`,
+:class:`~app.web.games.StaleVersion` (with the match as it is now) or :class:`Refused` (the
+rules said no; the match unchanged). The page and the API each turn them into their answer.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from starlette.concurrency import run_in_threadpool
+
+from app.bots.driver import pass_for_bots, play_bots
+from app.rules.cards import CardError
+from app.rules.deal_codes import CODE_SPACE, DealCode
+from app.rules.hearts import (
+    GAME,
+    HUMAN,
+    HeartsError,
+    HeartsMatch,
+    HeartsView,
+    PlayedCard,
+)
+from app.store import GameStore, StoredGame
+from app.web.games import GameNotFound, StaleVersion
+from app.web.profile import record_hearts_match
+
+KIND = "hearts"
+NOT_FOUND = "This Hearts match does not exist here."
+MOON_SCORE = 26
+
+# An action is a function of the match that returns the cards played, in order (the player's
+# and the bots'). It raises HeartsError (or CardError) before changing anything when the rules
+# refuse it.
+Action = Callable[[HeartsMatch], list[PlayedCard]]
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    stored: StoredGame
+    match: HeartsMatch
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """What the player saw of a stored match: the page draws its table from this alone."""
+
+    game_id: str
+    version: int
+    view: HeartsView
+    undo_available: bool
+
+    @classmethod
+    def of(cls, loaded: Loaded) -> Seen:
+        stored, match = loaded.stored, loaded.match
+        return cls(stored.game_id, stored.version, match.view(HUMAN), match.undo_available)
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """An action applied: what the player saw before it, the match after it and the cards
+    played, in order."""
+
+    before: Seen
+    after: Loaded
+    plays: list[PlayedCard]
+
+
+class Refused(Exception):
+    """The rules refused the action; ``current`` is the match, unchanged."""
+
+    def __init__(self, error: HeartsError | CardError, current: Loaded) -> None:
+        super().__init__(str(error))
+        self.error = error
+        self.current = current
+
+
+def pass_cards(match: HeartsMatch, cards: int) -> list[PlayedCard]:
+    """The player passes ``cards`` (a mask); the bots pass and play up to the player's turn."""
+    match.choose_pass(HUMAN, cards)
+    pass_for_bots(match)
+    return play_bots(match)
+
+
+def play_card(match: HeartsMatch, card: int) -> list[PlayedCard]:
+    """The player plays ``card``; the bots play until the player's turn or the hand's end."""
+    match.play(card, seat=HUMAN)
+    return [PlayedCard(HUMAN, card), *play_bots(match)]
+
+
+def undo(match: HeartsMatch) -> list[PlayedCard]:
+    match.undo()
+    return []
+
+
+def next_hand(match: HeartsMatch) -> list[PlayedCard]:
+    """Deal the next hand; without passing, a bot holding the 2♣ leads at once."""
+    match.next_hand()
+    return play_bots(match)
+
+
+def readable(stored: StoredGame | None) -> Loaded | None:
+    """The stored match, or None when there is none or it cannot be read (say, saved by an
+    engine whose format this one no longer reads): the player then gets a new match."""
+    if stored is None or stored.kind != KIND:
+        return None
+    try:
+        return Loaded(stored, HeartsMatch.from_json(stored.state))
+    except HeartsError:
+        return None
+
+
+async def owned(store: GameStore, session_id: str, game_id: str) -> Loaded:
+    """This session's match of that id; anything else does not exist here."""
+    loaded = readable(await store.get(session_id, game_id))
+    if loaded is None:
+        raise GameNotFound(NOT_FOUND)
+    return loaded
+
+
+def is_unfinished(loaded: Loaded) -> bool:
+    """At least one card passed or played, and the match not over (the contract's test)."""
+    view = loaded.match.view(HUMAN)
+    if view.phase == "match_over":
+        return False
+    return bool(
+        view.hand_number > 1 or view.pass_chosen or view.passed or view.tricks or view.trick
+    )
+
+
+def stored_unfinished(stored: StoredGame) -> bool:
+    loaded = readable(stored)
+    return loaded is not None and is_unfinished(loaded)
+
+
+def random_code(level: str) -> DealCode:
+    return DealCode(GAME, level, secrets.randbelow(CODE_SPACE))
+
+
+async def new_match(store: GameStore, session_id: str, code: DealCode) -> Loaded:
+    """Store a new match as this session's current one (the bots lead when they must)."""
+    match = HeartsMatch.new(code)
+    await run_in_threadpool(play_bots, match)
+    return Loaded(await store.create(session_id, KIND, match.to_json()), match)
+
+
+async def current_match(store: GameStore, session_id: str) -> Loaded:
+    """This session's current match; a new one with Normal bots when there is none."""
+    loaded = readable(await store.current(session_id, KIND))
+    if loaded is None:
+        loaded = await new_match(store, session_id, random_code("N"))
+    return loaded
+
+
+async def act(
+    store: GameStore, session_id: str, game_id: str, version: int | None, action: Action
+) -> Turn:
+    """Apply ``action`` (and the bots' answer) to this session's match held at ``version``
+    (None: whatever is current) and store it by compare-and-set."""
+    loaded = await owned(store, session_id, game_id)
+    if version is not None and version != loaded.stored.version:
+        raise StaleVersion(loaded)
+    before = Seen.of(loaded)
+    match = loaded.match
+    was_over = match.phase == "match_over"
+    try:
+        # Hard bots search for a while: keep the event loop free.
+        plays = await run_in_threadpool(action, match)
+    except (HeartsError, CardError) as error:
+        raise Refused(error, loaded) from error
+    saved = await store.compare_and_set(
+        session_id, game_id, loaded.stored.version, match.to_json()
+    )
+    if saved is None:  # another request changed the match first
+        raise StaleVersion(await owned(store, session_id, game_id))
+    if match.phase == "match_over" and not was_over:
+        await record(store, session_id, match.view(HUMAN))
+    return Turn(before, Loaded(saved, match), plays)
+
+
+def moon_of(scores: tuple[int, ...]) -> int | None:
+    """Who shot the moon in a scored hand: the only seat on 0 while the others took 26 each."""
+    if sorted(scores) == [0, MOON_SCORE, MOON_SCORE, MOON_SCORE]:
+        return scores.index(0)
+    return None
+
+
+async def record(store: GameStore, session_id: str, view: HeartsView) -> None:
+    await record_hearts_match(
+        store,
+        session_id,
+        won=view.winner == HUMAN,
+        hand_points=[scores[HUMAN] for scores in view.hand_scores],
+        moons=sum(moon_of(scores) == HUMAN for scores in view.hand_scores),
+    )
