@@ -13,7 +13,7 @@ from app.main import create_app
 from app.rules.deal_codes import DealCode
 from app.rules.heart_to_heart import HEART_SIZE, HeartToHeartGame, new_game, rank_name
 from app.rules.heart_to_heart_solver import solve, solve_moves
-from app.web.heart_to_heart import pages as h2h_pages
+from app.web.heart_to_heart import board as h2h_board
 from app.web.heart_to_heart import service as h2h_service
 from app.web.heart_to_heart.service import random_code
 from tests.web.pieces import attr, elements, top_level_ids
@@ -138,7 +138,7 @@ def apply_help(board: dict[str, str]) -> dict[str, str]:
 
 
 def status_text(answer: str) -> str:
-    found = re.search(r'<span id="status" hx-swap-oob="innerHTML">([^<]*)</span>', answer)
+    found = re.search(r'<p id="status" hx-swap-oob="innerHTML">([^<]*)</p>', answer)
     return found.group(1) if found else ""
 
 
@@ -564,7 +564,7 @@ async def test_a_tap_builds_the_board_once_and_trusts_the_store(client, monkeypa
     """A tap's "before" pieces are the previous answer's "after" ones, and a game read back
     from the store (another worker, a restart) is not re-proved by replaying its history."""
     calls = {"board": 0, "replay": 0}
-    build, replay_history = h2h_pages.build_board, HeartToHeartGame._check_history
+    build, replay_history = h2h_board.build_board, HeartToHeartGame._check_history
 
     def counted_board(*args):
         calls["board"] += 1
@@ -574,7 +574,7 @@ async def test_a_tap_builds_the_board_once_and_trusts_the_store(client, monkeypa
         calls["replay"] += 1
         return replay_history(game)
 
-    monkeypatch.setattr(h2h_pages, "build_board", counted_board)
+    monkeypatch.setattr(h2h_board, "build_board", counted_board)
     monkeypatch.setattr(HeartToHeartGame, "_check_history", counted_replay)
     table = Table(client)
     await table.load(f"/heart-to-heart/deal/{WINNABLE}")

@@ -18,7 +18,6 @@ move, so it is replaced without a question.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -27,7 +26,6 @@ from urllib.parse import parse_qsl
 
 from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from markupsafe import Markup, escape
 
 from app.rules.deal_codes import DealCodeError, parse_deal_code
 from app.rules.heart_to_heart import (
@@ -45,159 +43,18 @@ from app.web.deps import Lang, ProfileDep, SessionId, StoreDep, Visit, VisitDep
 from app.web.errors import PageError
 from app.web.games import StaleVersion
 from app.web.heart_to_heart import service
-from app.web.heart_to_heart.service import Loaded, Options, Refused, keep
+from app.web.heart_to_heart.board import build_board, changes, piece_renderer, stored_board
+from app.web.heart_to_heart.service import Loaded, Options, Refused
 from app.web.heart_to_heart.texts import deal_error_message, move_error, undo_refusal
 from app.web.i18n import heart_name, rank_word, translator
-from app.web.templating import language, page, templates
+from app.web.pieces import Pieces, answer, status
+from app.web.templating import page
 
 PATH = "/heart-to-heart"
 # The won game the examples page walks through (its line is the solver's).
 EXAMPLE_DEAL = "HH1-W-AAAAAAB"
-PIECES_TEMPLATE = "heart_to_heart/_pieces.html"
 
 router = APIRouter(prefix=PATH, include_in_schema=False)
-
-Piece = tuple[str, tuple[Any, ...]]  # (macro name, its arguments)
-
-
-# --- the board as pieces ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Board:
-    """The board as pieces. ``pieces``: what each piece shows, placement help aside (a tap
-    compares these). ``help``: each heart card's or the waste's ``data-help`` value (absent:
-    none), which the piece carries when it is rendered. The ``help`` piece holds the same sets
-    as data: an htmx answer sends it instead of every card whose help alone changed (a
-    selection dims nearly all of them), and static/js/placement-help.js applies it to the
-    cards, so the DOM ends up as the full page renders it."""
-
-    pieces: dict[str, Piece]
-    help: dict[str, str]
-
-
-def build_board(
-    game: HeartToHeartGame, game_id: str, version: int, options: Options, lang: str
-) -> Board:
-    outlined, dimmed = game.placement_help() if options.placement_help else ((), ())
-    free, removed, selected = game.free_mask, game.removed_mask, game.selected
-    pieces: dict[str, Piece] = {}
-    for pos in range(HEART_SIZE):
-        if removed >> pos & 1:
-            pieces[f"p{pos}"] = ("gap", (pos,))
-            continue
-        rank = rank_name(game.rank_at(pos))
-        covered = not free >> pos & 1
-        pieces[f"p{pos}"] = (
-            "heart_card",
-            (pos, rank, heart_name(rank, lang), covered, selected == pos),
-        )
-    # An empty stock shows whether tapping it turns the waste over.
-    can_redeal = game.stock_count == 0 and game.waste_count > 0
-    pieces["stock"] = ("stock", (game.stock_count, can_redeal))
-    top = game.waste_top
-    if top is None:
-        pieces["waste"] = ("empty_waste", ())
-    else:
-        rank = rank_name(top)
-        pieces["waste"] = ("waste", (rank, heart_name(rank, lang), selected == "waste"))
-    pieces["score"] = ("score", (game.score,))
-    pieces["moves"] = ("moves", (game.moves,))
-    pieces["time"] = ("clock", (round(game.play_time, 1), game.clock_running))
-    pieces["version"] = ("version", (version,))
-    pieces["undo"] = ("undo", (game_id, game.undo_depth > 0 and not game.is_won))
-    if game.status == "playing":
-        pieces["dialog"] = ("end_dialog", (game_id, "playing", 0, 0, False))
-    else:
-        pieces["dialog"] = (
-            "end_dialog",
-            (game_id, game.status, game.elapsed_seconds, game.moves, game.undo_depth > 0),
-        )
-    pieces["help"] = ("help", (help_text(outlined), help_text(dimmed)))
-    # Both can apply to one card (a free card with a partner, of another rank than the
-    # selected one): dimmed wins.
-    help = {piece_name(target): "outlined" for target in outlined}
-    help.update((piece_name(target), "dimmed") for target in dimmed)
-    return Board(pieces, help)
-
-
-def piece_name(target: int | str) -> str:
-    return "waste" if target == "waste" else f"p{target}"
-
-
-def help_text(targets: frozenset[int | str] | tuple[()]) -> str:
-    """A help set as the ``help`` piece carries it: "3 7 24 waste"."""
-    return " ".join(sorted(map(str, targets), key=lambda t: (not t.isdigit(), len(t), t)))
-
-
-# The boards of stored versions, by (game id, version, placement help, language): a tap's
-# "before" is the previous tap's "after", so each tap builds the board once.
-_BOARDS: OrderedDict[tuple[str, int, bool, str], Board] = OrderedDict()
-
-
-def stored_board(loaded: Loaded, options: Options, lang: str) -> Board:
-    """``build_board`` of a stored game (shared: read only)."""
-    stored = loaded.stored
-    key = (stored.game_id, stored.version, options.placement_help, lang)
-    board = _BOARDS.get(key)
-    if board is None:
-        board = build_board(loaded.game, stored.game_id, stored.version, options, lang)
-        keep(_BOARDS, key, board)
-    return board
-
-
-HEART_NAMES = tuple(f"p{pos}" for pos in range(HEART_SIZE))
-# When more heart cards than this changed, one swap of the whole heart is smaller than a swap
-# per card.
-WHOLE_HEART_OVER = HEART_SIZE // 2
-
-
-@lru_cache(maxsize=16384)
-def render_piece(
-    macro: str, args: tuple[Any, ...], help: str | None, lang: str, oob: bool, static: bool
-) -> Markup:
-    """One piece's HTML. Pieces repeat endlessly (a card in one state looks the same in every
-    game), so rendered pieces are kept: a tap then costs dictionary lookups, not template runs."""
-    module = templates.get_template(PIECES_TEMPLATE).module
-    helped = {"help": help} if help else {}
-    with language(lang):
-        return Markup(getattr(module, macro)(*args, oob=oob, static=static, **helped))
-
-
-def render_pieces(board: Board, names: list[str], lang: str, *, oob: bool) -> str:
-    def one(name: str, oob: bool) -> str:
-        macro, args = board.pieces[name]
-        return render_piece(macro, args, board.help.get(name), lang, oob, False)
-
-    out = []
-    if oob and sum(name in HEART_NAMES for name in names) > WHOLE_HEART_OVER:
-        names = [name for name in names if name not in HEART_NAMES]
-        cards = Markup("".join(one(name, False) for name in HEART_NAMES))
-        module = templates.get_template(PIECES_TEMPLATE).module
-        with language(lang):
-            out.append(str(module.heart(cards, oob=True)))
-    out.extend(one(name, oob) for name in names)
-    return "".join(out)
-
-
-def piece_renderer(board: Board, lang: str, *, static: bool = False) -> Callable[[str], str]:
-    """``piece(name)`` for a page template: one piece in place ("heart" is the whole heart)."""
-    module = templates.get_template(PIECES_TEMPLATE).module
-
-    def piece(name: str) -> str:
-        if name == "heart":
-            return module.heart(Markup("".join(piece(pos) for pos in HEART_NAMES)))
-        macro, args = board.pieces[name]
-        return render_piece(macro, args, board.help.get(name), lang, False, static)
-
-    return piece
-
-
-def oob_status(message: str | None) -> str:
-    if not message:
-        return ""
-    return f'<span id="status" hx-swap-oob="innerHTML">{escape(message)}</span>'
-
 
 # --- status messages -------------------------------------------------------------------------
 
@@ -248,7 +105,7 @@ def game_page(
     message: str | None = None,
     question: str | None = None,
 ) -> HTMLResponse:
-    board = stored_board(loaded, options, lang)
+    board = stored_board(loaded, undo_url(loaded.stored.game_id), options, lang)
     context = {
         "game": loaded.game,
         "game_id": loaded.stored.game_id,
@@ -266,21 +123,15 @@ def board_answer(
     options: Options,
     lang: str,
     *,
-    before: Board | None,
+    before: Pieces | None,
     message: str | None,
 ) -> Response:
     """htmx: the pieces that differ from ``before`` (all of them when None) plus the status
     line; a plain form post: the whole page."""
     if request.headers.get("hx-request") != "true":
         return game_page(request, loaded, options, lang, message=message)
-    after = stored_board(loaded, options, lang)
-    names = [
-        name
-        for name, value in after.pieces.items()
-        if before is None or before.pieces.get(name) != value
-    ]
-    body = render_pieces(after, names, lang, oob=True) + oob_status(message)
-    return HTMLResponse(body, headers={"Vary": "HX-Request"})
+    after = stored_board(loaded, undo_url(loaded.stored.game_id), options, lang)
+    return answer(changes(before, after, lang) + status(message))
 
 
 def parse_code(text: str, lang: str) -> str:
@@ -416,13 +267,18 @@ async def act(
         return stale_answer(request, stale.current, options, lang)
     except Refused as refused:
         text = undo_refusal(refused.error, lang)
-        before = stored_board(refused.current, options, lang)
+        before = stored_board(refused.current, undo_url(game_id), options, lang)
         return board_answer(
             request, refused.current, options, lang, before=before, message=text
         )
-    before = stored_board(turn.before, options, lang)
+    before = stored_board(turn.before, undo_url(game_id), options, lang)
     text = message(turn, options) if turn.after is not turn.before else None
     return board_answer(request, turn.after, options, lang, before=before, message=text)
+
+
+@lru_cache(maxsize=4096)
+def undo_url(game_id: str) -> str:
+    return f"{PATH}/g/{game_id}/undo"
 
 
 @router.post("/g/{game_id}/tap")
@@ -477,7 +333,7 @@ async def save_options(
     if request.headers.get("hx-request") != "true" or game is None:
         return RedirectResponse(PATH, status_code=303)
     loaded = await service.owned(store, session_id, game)
-    before = stored_board(loaded, Options.of(profile), lang)
+    before = stored_board(loaded, undo_url(game), Options.of(profile), lang)
     return board_answer(request, loaded, chosen, lang, before=before, message=None)
 
 
@@ -525,13 +381,13 @@ async def examples(
     last = len(line) - 1
     step = min(step, last)
     game = line[step]
-    board = build_board(game, "example", 0, Options(placement_help=False), lang)
+    board = build_board(game, 0, "", Options(placement_help=False), lang, static=True)
     context = {
         "deal": EXAMPLE_DEAL,
         "step": step,
         "last": last,
         "game": game,
-        "piece": piece_renderer(board, lang, static=True),
+        "piece": piece_renderer(board, lang),
         "done": describe_move(line[step - 1], game, lang) if step else None,
         "next": describe_move(game, line[step + 1], lang) if step < last else None,
         "pairs_left": (HEART_SIZE - game.removed_mask.bit_count()) // 2,

@@ -1,0 +1,365 @@
+"""The Hearts table as pieces (app/web/pieces.py), drawn by templates/hearts/_pieces.html from
+the player's :class:`HeartsView` only (never the match itself), so no card of another hand can
+reach a template.
+
+An action's answer is worked out from the pieces before and after it, not from their HTML:
+each piece is drawn only when its arguments differ, so a play draws a few small pieces. The
+cards played come back all at once, in the order they were played, in place of the trick:
+static/js/hearts-table.js shows them one by one and builds the final table from them.
+tests/web/test_hearts_page.py applies every answer of a whole match to the page it changes and
+checks that the result is the page drawn afresh.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from markupsafe import Markup
+
+from app.rules.cards import SUITS, card_text, cards_in, rank_of, suit_of
+from app.rules.hearts import HUMAN, HeartsView, PlayedCard
+from app.web.hearts.service import Seen, moon_of
+from app.web.hearts.texts import seat_names
+from app.web.i18n import SUIT_SYMBOLS, Translator
+from app.web.pieces import Piece, Pieces, changed, render, render_once
+
+TEMPLATE = "hearts/_pieces.html"
+
+_RED = frozenset("DH")
+# Base order of suits in the hand; reordered per hand so that colours alternate where possible.
+_SUIT_ORDER = "CDSH"
+
+
+# -- the table model: everything the templates read, built from one seat's view -------------
+
+
+@dataclass(frozen=True, slots=True)
+class CardFace:
+    code: str
+    suit: str
+    rank: str
+    symbol: str
+    name: str
+    legal: bool = False
+    received: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TablePlay:
+    seat: int
+    card: CardFace
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreRow:
+    number: int
+    scores: tuple[int, int, int, int]
+    moon: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class LastTrick:
+    by_seat: tuple[TablePlay, ...]
+    winner: int
+    line: str
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One card played by an action; ``winner``/``points`` are set when it ends a trick."""
+
+    played: TablePlay
+    winner: int | None = None
+    points: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class EndOfHand:
+    """What the dialog at the end of a hand (or of the match) shows."""
+
+    phase: str
+    hand_number: int
+    names: tuple[str, str, str, str]
+    rows: tuple[ScoreRow, ...]
+    totals: tuple[int, int, int, int]
+    moon: int | None
+    moon_line: str
+    winner: int | None
+    winner_line: str
+
+
+@dataclass(frozen=True, slots=True)
+class Urls:
+    """Where the table's forms post (app/web/hearts/pages.py builds them with url_path_for)."""
+
+    play: str
+    pass_: str
+    undo: str
+    next: str
+    last: str
+
+
+def face(c: int, tr: Translator, *, legal: bool = False, received: bool = False) -> CardFace:
+    code = card_text(c)
+    suit = code[-1]
+    return CardFace(code, suit, code[:-1], SUIT_SYMBOLS[suit], tr.card_name(c), legal, received)
+
+
+def suit_order(suits_present: set[str]) -> list[str]:
+    """The present suits in an order that alternates colours as far as it can (♣ ♦ ♠ ♥ first)."""
+    present = [s for s in _SUIT_ORDER if s in suits_present]
+
+    def clashes(order: tuple[str, ...]) -> int:
+        return sum((a in _RED) == (b in _RED) for a, b in itertools.pairwise(order))
+
+    # At most 24 orders; min() keeps the first best one, so the base order wins ties.
+    return list(min(itertools.permutations(present), key=clashes))
+
+
+def sorted_hand(hand: int) -> list[int]:
+    cards = cards_in(hand)
+    order = suit_order({SUITS[suit_of(c)] for c in cards})
+    place = {s: i for i, s in enumerate(order)}
+    return sorted(cards, key=lambda c: (place[SUITS[suit_of(c)]], rank_of(c)))
+
+
+def direction_label(direction: str, tr: Translator) -> str:
+    return {
+        "left": tr.gettext("Passing left"),
+        "right": tr.gettext("Passing right"),
+        "across": tr.gettext("Passing across"),
+        "none": tr.gettext("No passing"),
+    }[direction]
+
+
+def pass_label(direction: str, tr: Translator) -> str:
+    return {
+        "left": tr.gettext("Pass left"),
+        "right": tr.gettext("Pass right"),
+        "across": tr.gettext("Pass across"),
+        "none": tr.gettext("No passing"),
+    }[direction]
+
+
+def trick_line(winner: int, points: int, names: tuple[str, ...], tr: Translator) -> str:
+    if points:
+        return tr.ngettext(
+            "%(seat)s took the trick: %(num)d point.",
+            "%(seat)s took the trick: %(num)d points.",
+            points,
+        ) % {"seat": names[winner], "num": points}
+    return tr.gettext("%(seat)s took the trick.") % {"seat": names[winner]}
+
+
+
+def end_of_hand(view: HeartsView, names: tuple[str, str, str, str], tr: Translator):
+    if view.phase not in ("hand_over", "match_over"):
+        return None
+    rows = tuple(
+        ScoreRow(i + 1, scores, moon_of(scores)) for i, scores in enumerate(view.hand_scores)
+    )
+    moon_line = ""
+    if view.moon is not None:
+        moon_line = (
+            tr.gettext("You shot the moon!")
+            if view.moon == HUMAN
+            else tr.gettext("%(seat)s shot the moon.") % {"seat": names[view.moon]}
+        )
+    winner_line = ""
+    if view.winner is not None:
+        winner_line = (
+            tr.gettext("You win the match!")
+            if view.winner == HUMAN
+            else tr.gettext("%(seat)s wins the match.") % {"seat": names[view.winner]}
+        )
+    return EndOfHand(
+        view.phase, view.hand_number, names, rows, view.totals, view.moon, moon_line,
+        view.winner, winner_line,
+    )
+
+
+def table_pieces(seen: Seen, urls: Urls, tr: Translator) -> Pieces:
+    """The table's pieces, in the order an answer sends them."""
+    view = seen.view
+    names = seat_names(tr)
+    phase = view.phase
+    # The trick in progress; when none, the last finished trick stays until the next card.
+    shown: tuple[PlayedCard, ...] = view.trick
+    done = False
+    winner = None
+    if not shown and view.tricks:
+        shown, done, winner = view.tricks[-1].cards, True, view.tricks[-1].winner
+    slots: list[TablePlay | None] = [None] * 4
+    for p in shown:
+        slots[p.seat] = TablePlay(p.seat, face(p.card, tr))
+    pieces: Pieces = {
+        "ht-trick": Piece("trick", (tuple(slots), done, winner, names)),
+        "ht-info": Piece(
+            "info",
+            (
+                view.hand_number,
+                view.pass_direction,
+                direction_label(view.pass_direction, tr),
+                view.hearts_broken,
+            ),
+        ),
+    }
+    has_last = bool(view.tricks)
+    pieces["ht-bar"] = Piece(
+        "bar",
+        (phase, pass_label(view.pass_direction, tr), urls),
+        (("undo_available", seen.undo_available), ("has_last_trick", has_last)),
+    )
+    pieces["ht-dialog"] = Piece("dialog", (end_of_hand(view, names, tr), urls.next))
+    if phase == "playing":  # the bar is the same but for these two buttons
+        pieces["ht-undo"] = Piece("undo_button", (seen.undo_available,), inside="ht-bar")
+        pieces["ht-last"] = Piece("last_button", (has_last, urls.last), inside="ht-bar")
+    received = view.received if view.received and not view.tricks else 0
+    legal = view.legal
+    hand = tuple(
+        face(c, tr, legal=bool(legal >> c & 1), received=bool(received >> c & 1))
+        for c in sorted_hand(view.hand)
+    )
+    pieces["ht-hand"] = Piece("hand", (phase, urls.play, hand))
+    for s in range(4):
+        seat = f"ht-seat-{s}"
+        numbers = {"hand_points": view.hand_points[s], "total": view.totals[s]}
+        if s != HUMAN:  # the player's cards are counted by the hand itself
+            numbers["cards_left"] = view.cards_left[s]
+        pieces[seat] = Piece("seat", (s, names[s], view.turn == s), tuple(numbers.items()))
+        for key, value in numbers.items():
+            ident = f"ht-{NUMBER_IDS[key]}-{s}"
+            pieces[ident] = Piece("number", (ident, value), inside=seat)
+    pieces["ht-version"] = Piece("version", (seen.version,))
+    return pieces
+
+
+NUMBER_IDS = {"hand_points": "hp", "total": "tot", "cards_left": "left"}
+
+
+def last_trick(view: HeartsView, tr: Translator) -> LastTrick | None:
+    if not view.tricks:
+        return None
+    trick = view.tricks[-1]
+    names = seat_names(tr)
+    by_seat = tuple(
+        TablePlay(p.seat, face(p.card, tr)) for p in sorted(trick.cards, key=lambda p: p.seat)
+    )
+    return LastTrick(by_seat, trick.winner, trick_line(trick.winner, trick.points, names, tr))
+
+
+def steps_of(before: HeartsView, after: HeartsView, plays: list[PlayedCard], tr: Translator):
+    """The cards one action played, in order, each marked with its trick's winner when it ends
+    a trick. ``before`` is the view before the action; a new hand starts counting afresh."""
+    done = 0
+    if before.hand_number == after.hand_number:
+        done = 4 * len(before.tricks) + len(before.trick)
+    steps = []
+    for k, p in enumerate(plays, start=done):
+        step = Step(TablePlay(p.seat, face(p.card, tr)))
+        if k % 4 == 3 and k // 4 < len(after.tricks):
+            trick = after.tricks[k // 4]
+            step = Step(step.played, trick.winner, trick.points)
+        steps.append(step)
+    return steps
+
+
+def narration(
+    before: HeartsView, after: HeartsView, steps: list[Step], tr: Translator
+) -> str:
+    """What the aria-live line says after an action: the cards received in a pass, the cards
+    played, the tricks taken and the scores when a hand is over. (The cards the player passed
+    are in a bot's hand now, so they are never named.)"""
+    names = seat_names(tr)
+    parts = []
+    if before.phase == "passing" and after.received:
+        received = ", ".join(tr.card_name(c) for c in sorted_hand(after.received))
+        parts.append(tr.gettext("You received %(cards)s.") % {"cards": received})
+    for step in steps:
+        p = step.played
+        if p.seat == HUMAN:
+            parts.append(tr.gettext("You played %(card)s.") % {"card": p.card.name})
+        else:
+            parts.append(
+                tr.gettext("%(seat)s played %(card)s.")
+                % {"seat": names[p.seat], "card": p.card.name}
+            )
+        if step.winner is not None:
+            parts.append(trick_line(step.winner, step.points, names, tr))
+    hand_over = before.phase == "playing" and after.phase in ("hand_over", "match_over")
+    if hand_over and after.hand_scores:
+        scores = after.hand_scores[-1]
+        parts.append(
+            tr.gettext("Hand over.")
+            + " "
+            + ", ".join(f"{names[s]} +{scores[s]}" for s in range(4))
+            + "."
+        )
+    return " ".join(parts)
+
+
+# -- answers --------------------------------------------------------------------------------
+
+
+def hand_changes(old: Piece, new: Piece, lang: str) -> list[Markup]:
+    """The hand as out-of-band pieces: the cards that went, and each card that changed (only
+    its state attributes when that is all); the whole hand when the phase changed or a card
+    came in."""
+    old_phase, _, old_hand = old.args
+    phase, _, hand = new.args
+    before = {c.code: c for c in old_hand}
+    now = [c.code for c in hand]
+    if old_phase != phase or [code for code in before if code in now] != now:
+        return [render(TEMPLATE, new, lang, oob=True)]
+    out = [render(TEMPLATE, Piece("gone", (code,)), lang, oob=True)
+           for code in before if code not in now]
+    for card in hand:
+        was = before[card.code]
+        if card == was:
+            continue
+        if phase == "playing" and replace(was, legal=card.legal, received=card.received) == card:
+            out.append(render(TEMPLATE, Piece("card_state", (card,)), lang, oob=True))
+        else:
+            out.append(render(TEMPLATE, Piece("hand_card", (card, phase)), lang, oob=True))
+    return out
+
+
+def changes(before: Pieces, after: Pieces, steps: list[Step], lang: str) -> list[Markup]:
+    """The pieces of ``after`` that differ from ``before``, as out-of-band swaps. When the
+    action played cards, they come in place of the trick, in order, for the page to show one
+    by one; the page then takes one from a bot's count of cards as each of its steps lands."""
+    played = Counter(step.played.seat for step in steps)
+    seen_before = dict(before)
+    for s, count in played.items():
+        ident = f"ht-left-{s}"
+        if s != HUMAN and ident in before:
+            shown = before[ident].args[1] - count
+            seen_before[ident] = Piece("number", (ident, shown), inside=before[ident].inside)
+    out = []
+    # The trick goes first: the page holds back the numbers and the narration that come after
+    # it until its cards have been shown one by one.
+    if steps:
+        names = after["ht-trick"].args[3]
+        out.append(render_once(TEMPLATE, Piece("steps", (tuple(steps), names)), lang, oob=True))
+    for name in changed(seen_before, after):
+        if name == "ht-trick" and steps:
+            continue
+        if name == "ht-hand":
+            out.extend(hand_changes(before[name], after[name], lang))
+        else:
+            out.append(render(TEMPLATE, after[name], lang, oob=True))
+    return out
+
+
+def everything(pieces: Pieces, lang: str) -> list[Markup]:
+    """Every piece of the table, as out-of-band swaps (for a page that has to catch up)."""
+    return [render(TEMPLATE, piece, lang, oob=True)
+            for piece in pieces.values() if piece.inside is None]
+
+
+def piece_renderer(pieces: Pieces, lang: str) -> Callable[[str], Markup]:
+    """``piece(id)`` for the page template: one piece in place."""
+    return lambda name: render(TEMPLATE, pieces[name], lang)
