@@ -45,8 +45,8 @@ REDIS_URL = "redis://127.0.0.1:6379/13"  # flushed before and after each Redis r
 CONFIGS = "sqlite:1,sqlite:2,redis:1,redis:2"
 RELOAD_CHANCE = 0.05
 KINDS = (
-    ("tap", re.compile(r"^/heart-to-heart/g/[^/]+/tap$")),
-    ("hearts action", re.compile(r"^/hearts/[^/]+/(play|pass|next-hand)$")),
+    ("tap", re.compile(r"^/heart-to-heart/games/[^/]+/tap$")),
+    ("hearts action", re.compile(r"^/hearts/games/[^/]+/(play|pass|next-hand)$")),
     ("page", re.compile(r"^/(heart-to-heart|hearts)$")),
     ("new deal", re.compile(r"/deal/")),
 )

@@ -194,7 +194,7 @@ class HeartToHeartPlayer:
 
     async def tap(self) -> httpx.Response:
         answer = await self.client.post(
-            f"/heart-to-heart/g/{self.game_id}/tap",
+            f"/heart-to-heart/games/{self.game_id}/tap",
             data={"target": self.taps.popleft(), "version": str(self.version),
                   "elapsed": f"{time.monotonic() - self.started:.1f}"},
             headers=HX,
@@ -240,7 +240,7 @@ class HeartsPlayer:
             action, data = "next-hand", {}
         else:
             raise RuntimeError(f"no action in phase {hand.phase}")
-        answer = await self.client.post(f"/hearts/{hand.game_id}/{action}",
+        answer = await self.client.post(f"/hearts/games/{hand.game_id}/{action}",
                                         data={**data, "version": str(hand.version)}, headers=HX)
         expect(answer, 200, action)
         hand.apply(answer.text)

@@ -9,10 +9,15 @@ them; the routes check them and answer 422 with a message in the player's langua
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
+
+from app.store import StoredGame
+from app.web.i18n import translator
 
 CARD_PATTERN = r"^(A|[2-9]|10|J|Q|K)[CDHS]$"
 TARGET_PATTERN = r"^(heart:(1?[0-9]|2[0-4])|stock|waste)$"
@@ -281,3 +286,59 @@ def state_answer(
     if example is not None:
         answer["content"] = {"application/json": {"example": example.model_dump(mode="json")}}
     return {status: answer}
+
+
+@dataclass(frozen=True, slots=True)
+class StateRoutes:
+    """The routes of one game's API that answer its state, documented alike: each method is the
+    decorator of one route (its path, the state's model, the links from a state to the game's
+    operations, the error answers)."""
+
+    router: APIRouter
+    model: type[BaseModel]
+    links: dict
+    conflict: type[BaseModel]  # the 409 answer, with the state
+
+    def create(self, operation_id: str, summary: str, answer: str, example: BaseModel) -> Any:
+        responses = {
+            **state_answer(201, answer, self.links, example),
+            **error_responses(403, 413, 422),
+        }
+        return self.router.post(
+            "/games", status_code=201, response_model=self.model, responses=responses,
+            operation_id=operation_id, summary=summary,
+        )
+
+    def read(self, operation_id: str, summary: str) -> Any:
+        responses = {**state_answer(200, "The state", self.links), **error_responses(404, 422)}
+        return self.router.get(
+            "/games/{game_id}", response_model=self.model, responses=responses,
+            operation_id=operation_id, summary=summary,
+        )
+
+    def action(
+        self, verb: str, answer: str, operation_id: str, summary: str, description: str | None
+    ) -> Any:
+        responses = {
+            **state_answer(200, answer, self.links),
+            **error_responses(403, 404, 409, 413, 422, conflict=self.conflict),
+        }
+        return self.router.post(
+            f"/games/{{game_id}}/{verb}", response_model=self.model, responses=responses,
+            operation_id=operation_id, summary=summary, description=description,
+        )
+
+
+def version_of(body: VersionBody | None) -> int | None:
+    return None if body is None else body.version
+
+
+def game_fields(stored: StoredGame, deal: str) -> dict[str, Any]:
+    """The fields every state starts with: which game, which deal, which version."""
+    return {"game_id": stored.game_id, "deal": deal, "version": stored.version}
+
+
+def stale_answer(state: BaseModel, lang: str) -> JSONResponse:
+    """409 for a client that acted on an older version of the game."""
+    message = translator(lang).gettext("The game has changed since that version; here it is now.")
+    return conflict_answer("stale_version", message, state)

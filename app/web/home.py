@@ -23,7 +23,7 @@ UNFINISHED = {
 }
 
 
-@router.get("/healthz", include_in_schema=False)
+@router.get("/healthz", include_in_schema=False, name="healthz")
 async def healthz() -> Response:
     return Response(b'{"status":"ok"}', media_type="application/json")
 
@@ -37,7 +37,7 @@ async def readyz(request: Request) -> Response:
     return JSONResponse({"status": "ok"})
 
 
-@router.get("/", include_in_schema=False)
+@router.get("/", include_in_schema=False, name="home")
 async def home(
     request: Request, store: StoreDep, session_id: SessionId, profile: ProfileDep, lang: Lang
 ) -> Response:
@@ -56,7 +56,7 @@ def _safe_next(target: str) -> str:
     return "/"
 
 
-@router.post("/lang", include_in_schema=False)
+@router.post("/lang", include_in_schema=False, name="switch_language")
 async def switch_language(
     store: StoreDep,
     session_id: SessionId,

@@ -95,6 +95,7 @@ def page(
     status: int = 200,
     headers: dict[str, str] | None = None,
 ) -> HTMLResponse:
-    """A full page: ``context`` plus ``path`` (for the language switch) rendered in ``lang``."""
-    context = {"path": request.url.path, **context}
+    """A full page: ``context`` plus ``path`` (for the language switch) and ``url_for`` (the
+    path of a named route: ``url_for("hearts_deal", code=…)``) rendered in ``lang``."""
+    context = {"path": request.url.path, "url_for": request.app.url_path_for, **context}
     return HTMLResponse(render(name, context, lang), status_code=status, headers=headers)

@@ -196,9 +196,9 @@ async def test_options_are_shared_with_the_page(client: httpx.AsyncClient):
 async def test_a_game_moves_between_the_api_and_the_page(client: httpx.AsyncClient):
     state = await create(client, WINNABLE)
     page = (await client.get("/heart-to-heart")).text  # the API's game is the current one
-    assert f"/heart-to-heart/g/{state['game_id']}/tap" in page
+    assert f"/heart-to-heart/games/{state['game_id']}/tap" in page
     tapped = await client.post(
-        f"/heart-to-heart/g/{state['game_id']}/tap",
+        f"/heart-to-heart/games/{state['game_id']}/tap",
         data={"target": "stock", "version": str(state["version"])},
     )
     assert tapped.status_code in (200, 303)
@@ -208,7 +208,7 @@ async def test_a_game_moves_between_the_api_and_the_page(client: httpx.AsyncClie
     # The other way: a game the page deals goes on in the API.
     await client.post("/heart-to-heart/deal/HH1-N-AAAAAAM")
     page = (await client.get("/heart-to-heart")).text
-    page_game = re.search(r'action="/heart-to-heart/g/([\w-]+)/tap"', page).group(1)
+    page_game = re.search(r'action="/heart-to-heart/games/([\w-]+)/tap"', page).group(1)
     from_page = (await client.get(f"{API}/games/{page_game}")).json()
     assert from_page["deal"] == "HH1-N-AAAAAAM" and from_page["version"] == 1
     drawn = (await tap(client, from_page, "stock")).json()

@@ -222,9 +222,9 @@ async def test_other_sessions_get_404_and_stale_versions_409(
 async def test_a_match_moves_between_the_api_and_the_page(client: httpx.AsyncClient):
     state = (await client.post(f"{API}/games", json={"deal": EASY})).json()
     page = (await client.get("/hearts")).text
-    assert f"/hearts/{state['game_id']}/pass" in page
+    assert f"/hearts/games/{state['game_id']}/pass" in page
     response = await client.post(
-        f"/hearts/{state['game_id']}/pass",
+        f"/hearts/games/{state['game_id']}/pass",
         data={"cards": " ".join(state["hand"][:3]), "version": str(state["version"])},
     )
     assert response.status_code in (200, 303)
@@ -232,7 +232,7 @@ async def test_a_match_moves_between_the_api_and_the_page(client: httpx.AsyncCli
     assert after["version"] == 2 and sorted(after["passed"]) == sorted(state["hand"][:3])
 
     await client.post("/hearts/new", data={"level": "E"})
-    page_game = re.search(r"/hearts/([\w-]+)/pass", (await client.get("/hearts")).text).group(1)
+    page_game = re.search(r"/hearts/games/([\w-]+)/pass", (await client.get("/hearts")).text).group(1)
     assert page_game != state["game_id"]
     from_page = (await client.get(f"{API}/games/{page_game}")).json()
     assert from_page["version"] == 1 and from_page["phase"] == "passing"

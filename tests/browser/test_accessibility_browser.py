@@ -52,7 +52,7 @@ def fast_forward_to_match_end(page: Page, mirror: Mirror) -> None:
     game_id = page.locator(".ht").get_attribute("data-game")
 
     def post(action: str, **form: str) -> None:
-        answer = page.request.post(f"/hearts/{game_id}/{action}", form=form, max_redirects=0)
+        answer = page.request.post(f"/hearts/games/{game_id}/{action}", form=form, max_redirects=0)
         assert answer.status == 303, f"{action} {form}: {answer.status}"
 
     while (view := mirror.view).phase != "match_over":

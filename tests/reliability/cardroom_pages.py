@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 # Every server of a test signs cookies with it, as instances behind one load balancer must.
 SECRET_KEY = "reliability-test-key"
 HX = {"hx-request": "true"}
-H2H_GAME = re.compile(r'/heart-to-heart/g/([\w-]+)/tap')
+H2H_GAME = re.compile(r'/heart-to-heart/games/([\w-]+)/tap')
 H2H_VERSION = re.compile(r'id="h2h-version" name="version" value="(\d+)"')
 H2H_STALE = "The game had changed"
 HEARTS_GAME = re.compile(r'data-game="([\w-]+)"')

@@ -54,7 +54,7 @@ async def test_fifty_copies_of_a_tap_apply_once(deployments, backend) -> None:
         game_id, version = h2h_board(await open_deal(client, bases[0], "/heart-to-heart",
                                                      "HH1-N-AAAAAAM"))
         answers = await asyncio.gather(*(
-            client.post(f"{bases[i % len(bases)]}/heart-to-heart/g/{game_id}/tap",
+            client.post(f"{bases[i % len(bases)]}/heart-to-heart/games/{game_id}/tap",
                         data={"target": "stock", "version": str(version)}, headers=HX)
             for i in range(COPIES)
         ))
@@ -77,14 +77,14 @@ async def test_fifty_copies_of_a_hearts_play_apply_once(deployments, backend) ->
     async with client:
         hand = HeartsHand.from_page(await open_deal(client, bases[0], "/hearts", "HT1-N-AAAAAAD"))
         passed = await client.post(
-            f"{bases[0]}/hearts/{hand.game_id}/pass",
+            f"{bases[0]}/hearts/games/{hand.game_id}/pass",
             data={"cards": ",".join(list(hand.cards)[:3]), "version": str(hand.version)},
             headers=HX,
         )
         hand.apply(passed.text)
         card, version = hand.playable[0], hand.version
         answers = await asyncio.gather(*(
-            client.post(f"{bases[i % len(bases)]}/hearts/{hand.game_id}/play",
+            client.post(f"{bases[i % len(bases)]}/hearts/games/{hand.game_id}/play",
                         data={"card": card, "version": str(version)}, headers=HX)
             for i in range(COPIES)
         ))
@@ -99,7 +99,7 @@ async def test_fifty_copies_of_a_hearts_play_apply_once(deployments, backend) ->
         assert after.version == version + 1
         assert card not in after.cards and len(after.cards) == 12
         # Without htmx, a stale form post leads back to the table as it is now.
-        plain = await client.post(f"{bases[0]}/hearts/{hand.game_id}/play",
+        plain = await client.post(f"{bases[0]}/hearts/games/{hand.game_id}/play",
                                   data={"card": card, "version": str(version)})
         assert plain.status_code == 303 and plain.headers["location"] == "/hearts"
 
@@ -111,7 +111,7 @@ async def tab(client: httpx.AsyncClient, base: str, game_id: str, version: int, 
     applied = []
     for _ in range(taps):
         target = rng.choice(["stock", "stock", "waste", *(f"heart:{p}" for p in range(13, 25))])
-        answer = await client.post(f"{base}/heart-to-heart/g/{game_id}/tap",
+        answer = await client.post(f"{base}/heart-to-heart/games/{game_id}/tap",
                                    data={"target": target, "version": str(version)}, headers=HX)
         assert answer.status_code == 200 and "<html" not in answer.text
         made = h2h_version(answer.text)
@@ -139,7 +139,7 @@ async def test_two_tabs_never_fork_a_game(deployments, backend) -> None:
         final = version + len(applied)
 
         # A stale plain-form post gets the whole current page, not an error.
-        page = await client.post(f"{bases[-1]}/heart-to-heart/g/{game_id}/tap",
+        page = await client.post(f"{bases[-1]}/heart-to-heart/games/{game_id}/tap",
                                  data={"target": "stock", "version": str(version)})
         assert page.status_code == 200 and h2h_board(page.text) == (game_id, final)
         session = SessionMiddleware(None, SECRET_KEY, False).session_from(

@@ -46,7 +46,7 @@ async def heart_to_heart_player(client: httpx.AsyncClient, base: str, run: Run, 
     acked.version = version
     while True:
         try:
-            answer = await client.post(f"{base}/heart-to-heart/g/{game_id}/tap",
+            answer = await client.post(f"{base}/heart-to-heart/games/{game_id}/tap",
                                        data={"target": "stock", "version": str(version)},
                                        headers=HX)
         except httpx.TransportError:
@@ -68,7 +68,7 @@ async def hearts_player(client: httpx.AsyncClient, base: str, run: Run, acked: A
         else:
             action, data = "next-hand", {}
         try:
-            answer = await client.post(f"{base}/hearts/{hand.game_id}/{action}",
+            answer = await client.post(f"{base}/hearts/games/{hand.game_id}/{action}",
                                        data={**data, "version": str(hand.version)}, headers=HX)
         except httpx.TransportError:
             return

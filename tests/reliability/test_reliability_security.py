@@ -34,7 +34,7 @@ async def h2h_game(client: httpx.AsyncClient) -> tuple[str, int]:
 
 
 async def tap(client: httpx.AsyncClient, game_id: str, version: int, **headers) -> httpx.Response:
-    return await client.post(f"/heart-to-heart/g/{game_id}/tap",
+    return await client.post(f"/heart-to-heart/games/{game_id}/tap",
                              data={"target": "stock", "version": str(version)},
                              headers={**HX, **headers})
 
@@ -178,7 +178,7 @@ async def test_fragments_and_refusals_carry_the_headers(client: httpx.AsyncClien
 
 async def test_oversize_bodies_leave_the_game_alone(client: httpx.AsyncClient) -> None:
     game_id, version = await h2h_game(client)
-    url = f"/heart-to-heart/g/{game_id}/tap"
+    url = f"/heart-to-heart/games/{game_id}/tap"
     form = f"target=stock&version={version}&pad=".encode()
     headers = {**HX, "content-type": "application/x-www-form-urlencoded"}
     big = await client.post(url, content=form + b"x" * MAX_BODY, headers=headers)
@@ -200,7 +200,7 @@ async def test_oversize_chunked_body_on_a_real_server(start_server, sqlite_url) 
 
     async with httpx.AsyncClient(base_url=server.base_url) as client:
         game_id, _ = await h2h_game(client)
-        answer = await client.post(f"/heart-to-heart/g/{game_id}/tap", content=chunks(),
+        answer = await client.post(f"/heart-to-heart/games/{game_id}/tap", content=chunks(),
                                    headers={**HX, "content-type":
                                             "application/x-www-form-urlencoded"})
         assert answer.status_code == 413
@@ -251,13 +251,13 @@ async def test_html_in_form_fields_is_not_reflected(client: httpx.AsyncClient) -
     game_id, version = await h2h_game(client)
     hearts_id = re.search(r'data-game="([\w-]+)"', (await client.get("/hearts")).text).group(1)
     posts = [
-        (f"/heart-to-heart/g/{game_id}/tap", {"target": XSS, "version": str(version)}),
-        (f"/heart-to-heart/g/{game_id}/tap", {"target": "<b>1</b>", "version": str(version)}),
-        (f"/heart-to-heart/g/{quote(XSS)}/tap", {"target": "stock", "version": "1"}),
+        (f"/heart-to-heart/games/{game_id}/tap", {"target": XSS, "version": str(version)}),
+        (f"/heart-to-heart/games/{game_id}/tap", {"target": "<b>1</b>", "version": str(version)}),
+        (f"/heart-to-heart/games/{quote(XSS)}/tap", {"target": "stock", "version": "1"}),
         ("/heart-to-heart/options", {"game": XSS[:40], "placement_help": "true"}),
         ("/heart-to-heart/new", {"kind": XSS}),
-        (f"/hearts/{hearts_id}/pass", {"cards": XSS, "version": "1"}),
-        (f"/hearts/{hearts_id}/play", {"card": "<img>", "version": "1"}),
+        (f"/hearts/games/{hearts_id}/pass", {"cards": XSS, "version": "1"}),
+        (f"/hearts/games/{hearts_id}/play", {"card": "<img>", "version": "1"}),
         ("/hearts/new", {"level": XSS}),
         ("/lang", {"lang": XSS, "next": "/"}),
     ]
@@ -289,13 +289,13 @@ async def test_no_hostile_value_causes_a_server_error(client: httpx.AsyncClient)
     game_id, _ = await h2h_game(client)
     hearts_id = re.search(r'data-game="([\w-]+)"', (await client.get("/hearts")).text).group(1)
     forms = {
-        f"/heart-to-heart/g/{game_id}/tap": ("target", "version", "elapsed"),
-        f"/heart-to-heart/g/{game_id}/undo": ("version", "elapsed"),
+        f"/heart-to-heart/games/{game_id}/tap": ("target", "version", "elapsed"),
+        f"/heart-to-heart/games/{game_id}/undo": ("version", "elapsed"),
         "/heart-to-heart/options": ("move_errors", "placement_help", "game"),
-        f"/hearts/{hearts_id}/pass": ("cards", "version"),
-        f"/hearts/{hearts_id}/play": ("card", "version"),
-        f"/hearts/{hearts_id}/undo": ("version",),
-        f"/hearts/{hearts_id}/next-hand": ("version",),
+        f"/hearts/games/{hearts_id}/pass": ("cards", "version"),
+        f"/hearts/games/{hearts_id}/play": ("card", "version"),
+        f"/hearts/games/{hearts_id}/undo": ("version",),
+        f"/hearts/games/{hearts_id}/next-hand": ("version",),
     }
     valid = {"target": "stock", "version": "1", "elapsed": "1", "cards": "2C,3C,4C",
              "card": "2C", "move_errors": "true", "placement_help": "true", "game": game_id}

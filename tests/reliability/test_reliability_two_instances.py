@@ -45,7 +45,7 @@ async def test_two_instances_serve_one_player_alternately(start_server, redis_db
         taps = solve(new_game(DEAL))
         for target in taps:
             answer = client.post(
-                next(turn).url(f"/heart-to-heart/g/{game_id}/tap"),
+                next(turn).url(f"/heart-to-heart/games/{game_id}/tap"),
                 data={"target": target_text(target), "version": str(version)}, headers=HX,
             )
             assert answer.status_code == 200, answer.text[:300]
@@ -67,7 +67,7 @@ async def test_two_instances_serve_one_player_alternately(start_server, redis_db
                 url, data = "play", {"card": hand.playable[0]}
                 plays += 1
             answer = client.post(
-                next(turn).url(f"/hearts/{hand.game_id}/{url}"),
+                next(turn).url(f"/hearts/games/{hand.game_id}/{url}"),
                 data={**data, "version": str(hand.version)}, headers=HX,
             )
             assert answer.status_code == 200, answer.text[:300]

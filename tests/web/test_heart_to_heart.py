@@ -55,7 +55,7 @@ class Table:
 
     @property
     def game_id(self) -> str:
-        return re.search(r'action="/heart-to-heart/g/([\w-]+)/tap"', self.html).group(1)
+        return re.search(r'action="/heart-to-heart/games/([\w-]+)/tap"', self.html).group(1)
 
     @property
     def version(self) -> int:
@@ -67,7 +67,7 @@ class Table:
 
     async def post(self, action: str, data: dict, *, htmx: bool = True) -> httpx.Response:
         return await self.client.post(
-            f"/heart-to-heart/g/{self.game_id}/{action}", data=data, headers=HX if htmx else {}
+            f"/heart-to-heart/games/{self.game_id}/{action}", data=data, headers=HX if htmx else {}
         )
 
     async def tap(self, target: str, *, version: int | None = None, **extra) -> str:
@@ -209,7 +209,7 @@ async def test_stalemate_dialog_and_undo_out_of_it(client):
     assert dialog_heading(table.html) == "No more moves"
     # Undo, in the bar and in the dialog, posts to undo with JavaScript too (htmx ignores
     # the formaction that serves pages without it).
-    undo_url = f"/heart-to-heart/g/{table.game_id}/undo"
+    undo_url = f"/heart-to-heart/games/{table.game_id}/undo"
     buttons = re.findall(r"<button[^>]*>\s*<span aria-hidden=\"true\">↶</span>", table.html)
     assert len(buttons) == 2
     assert all(attr(button, "hx-post") == undo_url for button in buttons)
@@ -502,13 +502,13 @@ async def test_another_browsers_game_does_not_exist(client, new_client):
     await table.load()
     other = new_client(headers={"accept-language": "en"})
     response = await other.post(
-        f"/heart-to-heart/g/{table.game_id}/tap",
+        f"/heart-to-heart/games/{table.game_id}/tap",
         data={"target": "stock", "version": table.version},
         headers=HX,
     )
     assert response.status_code == 404
     response = await other.post(
-        f"/heart-to-heart/g/{table.game_id}/undo", data={"version": table.version}
+        f"/heart-to-heart/games/{table.game_id}/undo", data={"version": table.version}
     )
     assert response.status_code == 404
     assert "another browser" in response.text
@@ -529,7 +529,7 @@ async def test_an_id_that_is_not_this_sessions_heart_to_heart_game_is_not_found(
         ):
             for headers in (HX, {}):
                 response = await client.post(
-                    f"/heart-to-heart/g/{game_id}/{action}", data=data, headers=headers
+                    f"/heart-to-heart/games/{game_id}/{action}", data=data, headers=headers
                 )
                 assert response.status_code == 404, (game_id, action, response.text)
                 assert "does not exist here" in response.text

@@ -185,7 +185,7 @@ async def start(client: httpx.AsyncClient, code: str = "HT1-E-AAAAAAB") -> Page:
 async def play_first_trick_card(client: httpx.AsyncClient) -> tuple[Page, httpx.Response]:
     page = await start(client)
     response = await post(
-        client, f"/hearts/{page.game_id}/pass", cards=",".join(page.hand[:3]),
+        client, f"/hearts/games/{page.game_id}/pass", cards=",".join(page.hand[:3]),
         version=str(page.version),
     )
     assert response.status_code == 200
@@ -200,7 +200,7 @@ async def test_whole_match_through_the_page(client: httpx.AsyncClient, app: Fast
     while page.phase != "match_over":
         stored, match = await stored_match(client, app, page.game_id)
         assert stored.version == page.version
-        base = f"/hearts/{page.game_id}"
+        base = f"/hearts/games/{page.game_id}"
         if page.phase == "passing":
             assert page.playable == page.hand  # nothing is disabled while passing
             response = await post(
@@ -237,7 +237,7 @@ async def test_whole_match_through_the_page(client: httpx.AsyncClient, app: Fast
     assert profile["stats"]["hearts"]["played"] == 1
     assert profile["stats"]["hearts"]["hands"] == len(view.hand_scores)
     # A match that is over takes no more cards.
-    response = await post(client, f"/hearts/{page.game_id}/play", card="2C",
+    response = await post(client, f"/hearts/games/{page.game_id}/play", card="2C",
                           version=str(page.version))
     assert response.status_code == 409
 
@@ -259,7 +259,7 @@ async def test_illegal_play_changes_nothing(client: httpx.AsyncClient, app: Fast
         strict=True,
     ):
         response = await post(
-            client, f"/hearts/{page.game_id}/play", card=card, version=str(page.version)
+            client, f"/hearts/games/{page.game_id}/play", card=card, version=str(page.version)
         )
         assert response.status_code == 409
         assert says in response.text
@@ -275,14 +275,14 @@ async def test_undo_takes_back_the_card_and_the_bots_cards(
     page, _ = await play_first_trick_card(client)
     _, before = await stored_match(client, app, page.game_id)
     card = page.playable[0]
-    played = await post(client, f"/hearts/{page.game_id}/play", card=card,
+    played = await post(client, f"/hearts/games/{page.game_id}/play", card=card,
                         version=str(page.version))
     assert played.status_code == 200
     page_after = await get_page(client)
     assert_answer_makes_page(played.text, page.html, page_after.html)
     assert card not in page_after.hand
     assert re.search(r"<button[^>]*>Undo</button>", page_after.html)
-    undone = await post(client, f"/hearts/{page.game_id}/undo",
+    undone = await post(client, f"/hearts/games/{page.game_id}/undo",
                         version=str(page_after.version))
     assert undone.status_code == 200
     page_back = await get_page(client)
@@ -294,7 +294,7 @@ async def test_undo_takes_back_the_card_and_the_bots_cards(
     _, restored = await stored_match(client, app, page.game_id)
     assert restored.view(HUMAN) == before.view(HUMAN)
     # Nothing more to undo in this hand: refused, and said so.
-    again = await post(client, f"/hearts/{page.game_id}/undo", version=str(page_back.version))
+    again = await post(client, f"/hearts/games/{page.game_id}/undo", version=str(page_back.version))
     assert again.status_code == 409
     assert "There is nothing to undo." in again.text
 
@@ -304,11 +304,11 @@ async def test_stale_version_and_double_tap_apply_once(
 ) -> None:
     page, _ = await play_first_trick_card(client)
     card = page.playable[0]
-    first = await post(client, f"/hearts/{page.game_id}/play", card=card,
+    first = await post(client, f"/hearts/games/{page.game_id}/play", card=card,
                        version=str(page.version))
     assert first.status_code == 200
     # The same tap again, with the version the page held: refused, the current table answers.
-    second = await post(client, f"/hearts/{page.game_id}/play", card=card,
+    second = await post(client, f"/hearts/games/{page.game_id}/play", card=card,
                         version=str(page.version))
     assert second.status_code == 409
     for piece in ("ht-hand", "ht-trick", "ht-seat-0", "ht-bar", "ht-version"):
@@ -317,7 +317,7 @@ async def test_stale_version_and_double_tap_apply_once(
     assert_no_hidden_card(second.text, match)
     assert stored.version == page.version + 1
     assert version_in(second.text) == stored.version
-    garbage = await post(client, f"/hearts/{page.game_id}/play", card=card, version="x")
+    garbage = await post(client, f"/hearts/games/{page.game_id}/play", card=card, version="x")
     assert garbage.status_code == 409
     assert (await stored_match(client, app, page.game_id))[0].version == stored.version
 
@@ -325,7 +325,7 @@ async def test_stale_version_and_double_tap_apply_once(
 async def test_a_play_answers_with_small_pieces(client: httpx.AsyncClient) -> None:
     page, _ = await play_first_trick_card(client)
     for _ in range(4):
-        response = await post(client, f"/hearts/{page.game_id}/play", card=page.playable[0],
+        response = await post(client, f"/hearts/games/{page.game_id}/play", card=page.playable[0],
                               version=str(page.version))
         pieces = {m.group(2): m for m in PIECE.finditer(response.text)}
         # The cards played come once, as steps in place of the trick, the player's first.
@@ -354,10 +354,10 @@ async def test_another_browser_cannot_touch_the_match(
 ) -> None:
     page = await start(client)
     other = new_client(headers={"accept-language": "en"})
-    response = await post(other, f"/hearts/{page.game_id}/pass", cards=",".join(page.hand[:3]),
-                          version=str(page.version))
+    response = await post(other, f"/hearts/games/{page.game_id}/pass",
+                          cards=",".join(page.hand[:3]), version=str(page.version))
     assert response.status_code == 404
-    assert (await other.get(f"/hearts/{page.game_id}/last-trick")).status_code == 404
+    assert (await other.get(f"/hearts/games/{page.game_id}/last-trick")).status_code == 404
 
 
 async def test_deal_url_asks_before_replacing_an_unfinished_match(
@@ -368,7 +368,7 @@ async def test_deal_url_asks_before_replacing_an_unfinished_match(
     assert (await client.get("/hearts/deal/HT1-N-AAAAAAC")).status_code == 303
     page = await get_page(client)
     assert "HT1-N-AAAAAAC" in page.html
-    await post(client, f"/hearts/{page.game_id}/pass", cards=",".join(page.hand[:3]),
+    await post(client, f"/hearts/games/{page.game_id}/pass", cards=",".join(page.hand[:3]),
                version=str(page.version))
     asked = await client.get("/hearts/deal/ht1-h-aaaaaad")
     assert asked.status_code == 200
@@ -411,7 +411,7 @@ async def test_page_hooks_in_vietnamese(new_client) -> None:
     names = re.findall(r'<button id="ht-c-\w+"[^>]*aria-label="([^"]+)"', page.html)
     assert len(names) == 13
     assert all(re.fullmatch(r"(Át|[2-9]|10|J|Q|K) (cơ|rô|chuồn|bích)", n) for n in names)
-    response = await post(client, f"/hearts/{page.game_id}/pass",
+    response = await post(client, f"/hearts/games/{page.game_id}/pass",
                           cards=",".join(page.hand[:3]), version=str(page.version))
     page = await get_page(client)
     assert re.search(r"<button[^>]*>Đi lại</button>", page.html)
@@ -442,8 +442,8 @@ async def test_the_pass_answer_names_the_received_cards_only(
     client: httpx.AsyncClient, app: FastAPI
 ) -> None:
     page = await start(client)
-    response = await post(client, f"/hearts/{page.game_id}/pass", cards=",".join(page.hand[:3]),
-                          version=str(page.version))
+    response = await post(client, f"/hearts/games/{page.game_id}/pass",
+                          cards=",".join(page.hand[:3]), version=str(page.version))
     _, match = await stored_match(client, app, page.game_id)
     view = match.view(HUMAN)
     received = re.search(r'<p id="status"[^>]*>You received (.*?)\.', response.text).group(1)
@@ -468,7 +468,7 @@ async def test_a_match_the_engine_cannot_read_is_replaced(
     assert await app.state.store.compare_and_set(
         session_of(client, app), page.game_id, stored.version, broken
     )
-    response = await post(client, f"/hearts/{page.game_id}/play", card="2C", version="2")
+    response = await post(client, f"/hearts/games/{page.game_id}/play", card="2C", version="2")
     assert response.status_code == 404
     fresh = await get_page(client)
     assert fresh.game_id != page.game_id and fresh.phase == "passing"
@@ -477,7 +477,7 @@ async def test_a_match_the_engine_cannot_read_is_replaced(
 async def test_without_htmx_a_play_redirects_to_the_page(client: httpx.AsyncClient) -> None:
     page, _ = await play_first_trick_card(client)
     card = page.playable[0]
-    response = await client.post(f"/hearts/{page.game_id}/play", data={"card": card})
+    response = await client.post(f"/hearts/games/{page.game_id}/play", data={"card": card})
     assert response.status_code == 303 and response.headers["location"] == "/hearts"
     after = await get_page(client)
     assert card not in after.hand and after.version == page.version + 1

@@ -13,18 +13,16 @@ from typing import Annotated
 from fastapi import APIRouter, Body
 from fastapi.responses import JSONResponse
 
-from app.rules.deal_codes import DealCodeError, parse_deal_code
+from app.rules.deal_codes import DealCodeError
 from app.rules.heart_to_heart import (
-    GAME,
     HEART_SIZE,
-    VARIANTS,
     Target,
     new_game,
     parse_target,
     rank_name,
     target_text,
 )
-from app.store import GameStore, StoredGame
+from app.store import StoredGame
 from app.web.api_models import (
     TARGET_PATTERN,
     HeartCard,
@@ -34,19 +32,22 @@ from app.web.api_models import (
     HeartToHeartState,
     HeartToHeartTap,
     PlacementHelp,
+    StateRoutes,
     VersionBody,
     conflict_answer,
     error_responses,
+    game_fields,
     links_to,
     matches,
-    state_answer,
+    stale_answer,
+    version_of,
 )
 from app.web.api_route import ApiRoute
-from app.web.deps import ClockDep, Lang, ProfileDep, SessionId, StoreDep
+from app.web.deps import ProfileDep, SessionId, StoreDep, Visit, VisitDep
 from app.web.errors import api_error
-from app.web.games import StaleVersion
+from app.web.games import Loaded, StaleVersion
 from app.web.heart_to_heart import service
-from app.web.heart_to_heart.service import KIND, Loaded, Options, Refused
+from app.web.heart_to_heart.service import KIND, LoadedGame, Options, Refused
 from app.web.heart_to_heart.texts import deal_error_message, move_error, undo_refusal
 from app.web.i18n import translator
 
@@ -57,14 +58,15 @@ def _order(target: Target) -> tuple[int, int]:
     return (1, 0) if isinstance(target, str) else (0, target)
 
 
-def game_state(loaded: Loaded, options: Options, message: str | None = None) -> HeartToHeartState:
+def game_state(
+    loaded: LoadedGame, options: Options, message: str | None = None
+) -> HeartToHeartState:
     stored, game = loaded.stored, loaded.game
     outlined, dimmed = game.placement_help() if options.placement_help else ((), ())
     selected, top = game.selected, game.waste_top
     return HeartToHeartState(
-        game_id=stored.game_id,
-        deal=game.deal,
-        version=stored.version,
+        **game_fields(stored, game.deal),
+        message=message,
         status=game.status,
         score=game.score,
         moves=game.moves,
@@ -78,7 +80,6 @@ def game_state(loaded: Loaded, options: Options, message: str | None = None) -> 
         waste_top=None if top is None else rank_name(top),
         selected=None if selected is None else target_text(selected),
         undo_depth=game.undo_depth,
-        message=message,
         options=HeartToHeartOptions(**asdict(options)),
         help=PlacementHelp(
             outlined=[target_text(t) for t in sorted(outlined, key=_order)],
@@ -88,32 +89,19 @@ def game_state(loaded: Loaded, options: Options, message: str | None = None) -> 
 
 
 async def act(
-    store: GameStore,
-    session_id: str,
-    game_id: str,
-    version: int | None,
-    options: Options,
-    lang: str,
-    action: service.Action,
-    now: float,
+    visit: Visit, game_id: str, version: int | None, action: service.Action
 ) -> HeartToHeartState | JSONResponse:
     """The API's side of an action: the state after it, or 409 with the state as it is."""
+    options, lang = Options.of(visit.profile), visit.lang
+    timing = service.wall_time(visit.clock())
     try:
-        turn = await service.act(
-            store, session_id, game_id, version, action, service.wall_time(now)
-        )
+        turn = await service.act(visit.store, visit.session_id, game_id, version, action, timing)
     except StaleVersion as stale:
-        message = translator(lang).gettext(
-            "The game has changed since that version; here it is now."
-        )
-        return conflict_answer("stale_version", message, game_state(stale.current, options))
+        return stale_answer(game_state(stale.current, options), lang)
     except Refused as refused:
         message = undo_refusal(refused.error, lang)
         return conflict_answer(refused.error.reason, message, game_state(refused.current, options))
     return game_state(turn.after, options, move_error(turn.result, options, lang))
-
-
-GAME_OPERATIONS = ("heart_to_heart_get_game", "heart_to_heart_tap", "heart_to_heart_undo")
 
 
 def example_state() -> HeartToHeartState:
@@ -122,106 +110,63 @@ def example_state() -> HeartToHeartState:
     return game_state(Loaded(stored, new_game("HH1-N-AAAAAAM")), Options())
 
 
-GAME_LINKS = links_to(*GAME_OPERATIONS)
-ACTION_RESPONSES = {
-    **state_answer(200, "The state after the action", GAME_LINKS),
-    **error_responses(403, 404, 409, 413, 422, conflict=HeartToHeartConflict),
-}
-
-
-@router.post(
-    "/games",
-    status_code=201,
-    response_model=HeartToHeartState,
-    responses={
-        **state_answer(201, "The new game", GAME_LINKS, example_state()),
-        **error_responses(403, 413, 422),
-    },
-    operation_id="heart_to_heart_create_game",
-    summary="Start a game (it becomes this session's current game)",
+ROUTES = StateRoutes(
+    router,
+    HeartToHeartState,
+    links_to("heart_to_heart_get_game", "heart_to_heart_tap", "heart_to_heart_undo"),
+    HeartToHeartConflict,
 )
-async def create_game(
-    store: StoreDep,
-    session_id: SessionId,
-    profile: ProfileDep,
-    lang: Lang,
-    body: Annotated[HeartToHeartNewGame | None, Body()] = None,
-):
-    if body is None or body.deal is None:
-        code = service.random_code("N")
-    else:
-        try:
-            code = str(parse_deal_code(body.deal, GAME, VARIANTS))
-        except DealCodeError as error:
-            return api_error(422, "invalid_deal", deal_error_message(error, body.deal, lang))
-    loaded = await service.replace_game(store, session_id, code)
-    return game_state(loaded, Options.of(profile))
+ACTED = "The state after the action"
 
 
-@router.get(
-    "/games/{game_id}",
-    response_model=HeartToHeartState,
-    responses={**state_answer(200, "The state", GAME_LINKS), **error_responses(404, 422)},
-    operation_id="heart_to_heart_get_game",
-    summary="The state of a game",
+@ROUTES.create(
+    "heart_to_heart_create_game",
+    "Start a game (it becomes this session's current game)",
+    "The new game",
+    example_state(),
 )
-async def get_game(
-    game_id: str, store: StoreDep, session_id: SessionId, profile: ProfileDep, lang: Lang
-):
-    return game_state(await service.owned(store, session_id, game_id), Options.of(profile))
+async def create_game(visit: VisitDep, body: Annotated[HeartToHeartNewGame | None, Body()] = None):
+    deal = None if body is None else body.deal
+    try:
+        code = service.deal_or_random(deal)
+    except DealCodeError as error:
+        return api_error(422, "invalid_deal", deal_error_message(error, deal or "", visit.lang))
+    loaded = await service.replace_game(visit.store, visit.session_id, code)
+    return game_state(loaded, Options.of(visit.profile))
 
 
-@router.post(
-    "/games/{game_id}/tap",
-    response_model=HeartToHeartState,
-    responses=ACTION_RESPONSES,
-    operation_id="heart_to_heart_tap",
-    summary="Tap a heart card, the stock or the waste, as on the page",
-    description="A tap that does nothing answers the state unchanged (same version).",
+@ROUTES.read("heart_to_heart_get_game", "The state of a game")
+async def get_game(game_id: str, visit: VisitDep):
+    loaded = await service.owned(visit.store, visit.session_id, game_id)
+    return game_state(loaded, Options.of(visit.profile))
+
+
+@ROUTES.action(
+    "tap",
+    ACTED,
+    "heart_to_heart_tap",
+    "Tap a heart card, the stock or the waste, as on the page",
+    "A tap that does nothing answers the state unchanged (same version).",
 )
-async def tap(
-    game_id: str,
-    body: HeartToHeartTap,
-    store: StoreDep,
-    session_id: SessionId,
-    profile: ProfileDep,
-    lang: Lang,
-    clock: ClockDep,
-):
+async def tap(game_id: str, body: HeartToHeartTap, visit: VisitDep):
     if not matches(TARGET_PATTERN, body.target):
-        message = translator(lang).gettext(
+        message = translator(visit.lang).gettext(
             "A target is heart:0 to heart:24, stock or waste."
         )
         return api_error(422, "invalid_target", message)
     target = parse_target(body.target)
-    return await act(
-        store, session_id, game_id, body.version, Options.of(profile), lang,
-        lambda game: game.tap(target), clock(),
-    )
+    return await act(visit, game_id, body.version, lambda game: game.tap(target))
 
 
-@router.post(
-    "/games/{game_id}/undo",
-    response_model=HeartToHeartState,
-    responses=ACTION_RESPONSES,
-    operation_id="heart_to_heart_undo",
-    summary="Take back the last move",
-    description="Nothing to undo, or a won game: 409 with the state.",
+@ROUTES.action(
+    "undo",
+    ACTED,
+    "heart_to_heart_undo",
+    "Take back the last move",
+    "Nothing to undo, or a won game: 409 with the state.",
 )
-async def undo(
-    game_id: str,
-    store: StoreDep,
-    session_id: SessionId,
-    profile: ProfileDep,
-    lang: Lang,
-    clock: ClockDep,
-    body: Annotated[VersionBody | None, Body()] = None,
-):
-    version = None if body is None else body.version
-    return await act(
-        store, session_id, game_id, version, Options.of(profile), lang,
-        lambda game: game.undo(), clock(),
-    )
+async def undo(game_id: str, visit: VisitDep, body: Annotated[VersionBody | None, Body()] = None):
+    return await act(visit, game_id, version_of(body), lambda game: game.undo())
 
 
 @router.get(

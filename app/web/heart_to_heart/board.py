@@ -16,7 +16,7 @@ from collections.abc import Callable
 from markupsafe import Markup
 
 from app.rules.heart_to_heart import HEART_SIZE, HeartToHeartGame, Target, rank_name
-from app.web.heart_to_heart.service import Loaded, Options, keep
+from app.web.heart_to_heart.service import LoadedGame, Options, keep
 from app.web.i18n import heart_name
 from app.web.pieces import Piece, Pieces, changed, render, render_all, render_once
 
@@ -91,7 +91,7 @@ def help_text(targets: frozenset[Target] | tuple[()]) -> str:
 _BOARDS: OrderedDict[tuple[str, int, bool, str], Pieces] = OrderedDict()
 
 
-def stored_board(loaded: Loaded, undo_url: str, options: Options, lang: str) -> Pieces:
+def stored_board(loaded: LoadedGame, undo_url: str, options: Options, lang: str) -> Pieces:
     """``build_board`` of a stored game (shared: read only)."""
     stored = loaded.stored
     key = (stored.game_id, stored.version, options.placement_help, lang)

@@ -27,9 +27,8 @@ from urllib.parse import parse_qsl
 from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from app.rules.deal_codes import DealCodeError, parse_deal_code
+from app.rules.deal_codes import DealCodeError
 from app.rules.heart_to_heart import (
-    GAME,
     HEART_SIZE,
     VARIANTS,
     HeartToHeartGame,
@@ -41,20 +40,19 @@ from app.rules.heart_to_heart import (
 from app.rules.heart_to_heart_solver import replay, solve_moves
 from app.web.deps import Lang, ProfileDep, SessionId, StoreDep, Visit, VisitDep
 from app.web.errors import PageError
-from app.web.games import StaleVersion
+from app.web.games import Loaded, StaleVersion
 from app.web.heart_to_heart import service
 from app.web.heart_to_heart.board import build_board, changes, piece_renderer, stored_board
-from app.web.heart_to_heart.service import Loaded, Options, Refused
+from app.web.heart_to_heart.service import LoadedGame, Options, Refused
 from app.web.heart_to_heart.texts import deal_error_message, move_error, undo_refusal
 from app.web.i18n import heart_name, rank_word, translator
 from app.web.pieces import Pieces, answer, status
 from app.web.templating import page
 
-PATH = "/heart-to-heart"
 # The won game the examples page walks through (its line is the solver's).
 EXAMPLE_DEAL = "HH1-W-AAAAAAB"
 
-router = APIRouter(prefix=PATH, include_in_schema=False)
+router = APIRouter(prefix="/heart-to-heart", include_in_schema=False)
 
 # --- status messages -------------------------------------------------------------------------
 
@@ -98,7 +96,7 @@ def tap_message(turn: service.Turn, options: Options, lang: str) -> str | None:
 
 def game_page(
     request: Request,
-    loaded: Loaded,
+    loaded: LoadedGame,
     options: Options,
     lang: str,
     *,
@@ -119,7 +117,7 @@ def game_page(
 
 def board_answer(
     request: Request,
-    loaded: Loaded,
+    loaded: LoadedGame,
     options: Options,
     lang: str,
     *,
@@ -134,20 +132,25 @@ def board_answer(
     return answer(changes(before, after, lang) + status(message))
 
 
+def to_game() -> RedirectResponse:
+    """After a form: to the game page (303, so a reload does not post again)."""
+    return RedirectResponse(router.url_path_for("heart_to_heart"), status_code=303)
+
+
 def parse_code(text: str, lang: str) -> str:
     try:
-        return str(parse_deal_code(text, GAME, VARIANTS))
+        return service.parse_code(text)
     except DealCodeError as error:
         tr = translator(lang)
         raise PageError(
             400,
             deal_error_message(error, text, lang),
             title=tr.gettext("This deal code cannot be used"),
-            link=(PATH, tr.gettext("Play Heart to Heart")),
+            link=(router.url_path_for("heart_to_heart"), tr.gettext("Play Heart to Heart")),
         ) from error
 
 
-@router.get("")
+@router.get("", name="heart_to_heart")
 async def game_view(
     request: Request, store: StoreDep, session_id: SessionId, profile: ProfileDep, lang: Lang
 ) -> Response:
@@ -155,7 +158,7 @@ async def game_view(
     return game_page(request, loaded, Options.of(profile), lang)
 
 
-@router.post("/new")
+@router.post("/new", name="heart_to_heart_new")
 async def new_game_route(
     store: StoreDep,
     session_id: SessionId,
@@ -168,10 +171,10 @@ async def new_game_route(
             translator(lang).gettext("A new game is any deal (N) or a deal that can be won (W)."),
         )
     await service.replace_game(store, session_id, service.random_code(kind))
-    return RedirectResponse(PATH, status_code=303)
+    return to_game()
 
 
-@router.get("/deal/{code}")
+@router.get("/deal/{code}", name="heart_to_heart_deal")
 async def deal_view(
     code: str,
     request: Request,
@@ -186,18 +189,18 @@ async def deal_view(
         game = service.load(current)
         if service.is_unfinished(game):
             if game.deal == code:
-                return RedirectResponse(PATH, status_code=303)
+                return to_game()
             # Nothing is replaced until the player answers the question.
             loaded = Loaded(current, game)
             return game_page(request, loaded, Options.of(profile), lang, question=code)
     await service.replace_game(store, session_id, code)
-    return RedirectResponse(PATH, status_code=303)
+    return to_game()
 
 
-@router.post("/deal/{code}")
+@router.post("/deal/{code}", name="heart_to_heart_deal_accept")
 async def deal_accept(code: str, store: StoreDep, session_id: SessionId, lang: Lang) -> Response:
     await service.replace_game(store, session_id, parse_code(code, lang))
-    return RedirectResponse(PATH, status_code=303)
+    return to_game()
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,10 +281,10 @@ async def act(
 
 @lru_cache(maxsize=4096)
 def undo_url(game_id: str) -> str:
-    return f"{PATH}/g/{game_id}/undo"
+    return router.url_path_for("heart_to_heart_undo", game_id=game_id)
 
 
-@router.post("/g/{game_id}/tap")
+@router.post("/games/{game_id}/tap", name="heart_to_heart_tap")
 async def tap(game_id: str, request: Request, visit: VisitDep) -> Response:
     form = await read_action(request, with_target=True)
     try:
@@ -299,7 +302,7 @@ async def tap(game_id: str, request: Request, visit: VisitDep) -> Response:
     )
 
 
-@router.post("/g/{game_id}/undo")
+@router.post("/games/{game_id}/undo", name="heart_to_heart_undo")
 async def undo(game_id: str, request: Request, visit: VisitDep) -> Response:
     form = await read_action(request, with_target=False)
     return await act(
@@ -312,12 +315,12 @@ async def undo(game_id: str, request: Request, visit: VisitDep) -> Response:
     )
 
 
-def stale_answer(request: Request, loaded: Loaded, options: Options, lang: str) -> Response:
+def stale_answer(request: Request, loaded: LoadedGame, options: Options, lang: str) -> Response:
     message = translator(lang).gettext("The game had changed (another tab?); here it is now.")
     return board_answer(request, loaded, options, lang, before=None, message=message)
 
 
-@router.post("/options")
+@router.post("/options", name="heart_to_heart_options")
 async def save_options(
     request: Request,
     store: StoreDep,
@@ -331,13 +334,13 @@ async def save_options(
     chosen = Options(move_errors=move_errors, placement_help=placement_help)
     await service.store_options(store, session_id, chosen)
     if request.headers.get("hx-request") != "true" or game is None:
-        return RedirectResponse(PATH, status_code=303)
+        return to_game()
     loaded = await service.owned(store, session_id, game)
     before = stored_board(loaded, undo_url(game), Options.of(profile), lang)
     return board_answer(request, loaded, chosen, lang, before=before, message=None)
 
 
-@router.get("/rules")
+@router.get("/rules", name="heart_to_heart_rules")
 async def rules(request: Request, lang: Lang) -> Response:
     return page(request, f"heart_to_heart/rules.{lang}.html", {}, lang)
 
@@ -373,7 +376,7 @@ def positions_of(mask: int) -> list[int]:
     return [pos for pos in range(HEART_SIZE) if mask >> pos & 1]
 
 
-@router.get("/examples")
+@router.get("/examples", name="heart_to_heart_examples")
 async def examples(
     request: Request, lang: Lang, step: Annotated[int, Query(ge=0, le=10_000)] = 0
 ) -> Response:

@@ -14,9 +14,10 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from app.rules.deal_codes import CODE_SPACE, DealCode
+from app.rules.deal_codes import CODE_SPACE, DealCode, parse_deal_code
 from app.rules.heart_to_heart import (
     GAME,
+    VARIANTS,
     HeartToHeartGame,
     StateError,
     TapResult,
@@ -24,13 +25,15 @@ from app.rules.heart_to_heart import (
     new_game,
 )
 from app.store import GameStore, StoredGame
-from app.web.games import GameNotFound, StaleVersion
+from app.web.games import GameNotFound, Loaded, StaleVersion
 from app.web.profile import Profile, record_heart_to_heart_game, update_profile
 
 KIND = "heart_to_heart"
 # Play time a page may report beyond the wall-clock time since the game was last saved.
 CLOCK_SLACK_SECONDS = 2.0
 NOT_FOUND = "This game does not exist here: it belongs to another browser, or it expired."
+
+LoadedGame = Loaded[HeartToHeartGame]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,24 +59,18 @@ async def store_options(store: GameStore, session_id: str, options: Options) -> 
 
 
 @dataclass(frozen=True, slots=True)
-class Loaded:
-    stored: StoredGame
-    game: HeartToHeartGame
-
-
-@dataclass(frozen=True, slots=True)
 class Turn:
     """An action applied: the game before it and after it (the same when nothing changed)."""
 
-    before: Loaded
-    after: Loaded
+    before: LoadedGame
+    after: LoadedGame
     result: TapResult
 
 
 class Refused(Exception):
     """The rules refused the action (say, undo in a won game); ``current`` is unchanged."""
 
-    def __init__(self, error: UndoError, current: Loaded) -> None:
+    def __init__(self, error: UndoError, current: LoadedGame) -> None:
         super().__init__(error.reason)
         self.error = error
         self.current = current
@@ -117,6 +114,16 @@ def stored_unfinished(stored: StoredGame) -> bool:
     return is_unfinished(load(stored))
 
 
+def parse_code(text: str) -> str:
+    """The deal code ``text`` names, in its standard form; raises DealCodeError."""
+    return str(parse_deal_code(text, GAME, VARIANTS))
+
+
+def deal_or_random(text: str | None) -> str:
+    """The deal ``text`` names, or a random N deal when there is no text."""
+    return random_code("N") if text is None else parse_code(text)
+
+
 def random_code(variant: str) -> str:
     """A random deal of that kind. About one shuffle in ten is stuck from the start (the tip's
     three partners all lie in the heart); a random new game never hands one out, though its
@@ -127,7 +134,7 @@ def random_code(variant: str) -> str:
             return code
 
 
-async def replace_game(store: GameStore, session_id: str, code: str) -> Loaded:
+async def replace_game(store: GameStore, session_id: str, code: str) -> LoadedGame:
     """Make ``code`` the current game; a game it replaces that was played but not won counts
     as a game played (and ends the winning streak)."""
     current = await store.current(session_id, KIND)
@@ -142,7 +149,7 @@ async def replace_game(store: GameStore, session_id: str, code: str) -> Loaded:
     return Loaded(stored, game)
 
 
-async def current_game(store: GameStore, session_id: str) -> Loaded:
+async def current_game(store: GameStore, session_id: str) -> LoadedGame:
     """This session's current game; a new random one when there is none."""
     stored = await store.current(session_id, KIND)
     if stored is None:
@@ -150,7 +157,7 @@ async def current_game(store: GameStore, session_id: str) -> Loaded:
     return Loaded(stored, load(stored))
 
 
-async def owned(store: GameStore, session_id: str, game_id: str) -> Loaded:
+async def owned(store: GameStore, session_id: str, game_id: str) -> LoadedGame:
     """This session's game of that id. Anything else (another browser's game, an expired one,
     this browser's Hearts match, a format this engine no longer reads) does not exist here."""
     stored = await store.get(session_id, game_id)

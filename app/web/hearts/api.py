@@ -14,8 +14,8 @@ from fastapi.responses import JSONResponse
 
 from app.rules.cards import card_text, cards_in, parse_card
 from app.rules.deal_codes import DealCodeError
-from app.rules.hearts import HUMAN, HeartsMatch, PlayedCard, parse_match_code
-from app.store import GameStore, StoredGame
+from app.rules.hearts import HUMAN, HeartsMatch, PlayedCard
+from app.store import StoredGame
 from app.web.api_models import (
     CARD_PATTERN,
     FinishedTrick,
@@ -26,19 +26,21 @@ from app.web.api_models import (
     HeartsState,
     Play,
     SeatState,
+    StateRoutes,
     VersionBody,
     conflict_answer,
-    error_responses,
+    game_fields,
     links_to,
     matches,
-    state_answer,
+    stale_answer,
+    version_of,
 )
 from app.web.api_route import ApiRoute
-from app.web.deps import Lang, SessionId, StoreDep
+from app.web.deps import Visit, VisitDep
 from app.web.errors import api_error
-from app.web.games import StaleVersion
+from app.web.games import Loaded, StaleVersion
 from app.web.hearts import service
-from app.web.hearts.service import KIND, Loaded, Refused
+from app.web.hearts.service import KIND, LoadedMatch, Refused
 from app.web.hearts.texts import deal_error_message, refusal_text, seat_names
 from app.web.i18n import translator
 
@@ -53,14 +55,12 @@ def _plays(plays: tuple[PlayedCard, ...]) -> list[Play]:
     return [Play(seat=p.seat, card=card_text(p.card)) for p in plays]
 
 
-def match_state(loaded: Loaded, lang: str) -> HeartsState:
-    stored, match = loaded.stored, loaded.match
+def match_state(loaded: LoadedMatch, lang: str) -> HeartsState:
+    stored, match = loaded.stored, loaded.game
     view = match.view(HUMAN)
     names = seat_names(translator(lang))
     return HeartsState(
-        game_id=stored.game_id,
-        deal=view.deal,
-        version=stored.version,
+        **game_fields(stored, view.deal),
         bot_level=match.bot_level,
         phase=view.phase,
         hand_number=view.hand_number,
@@ -104,22 +104,15 @@ def invalid_card(lang: str) -> JSONResponse:
 
 
 async def act(
-    store: GameStore,
-    session_id: str,
-    lang: str,
-    game_id: str,
-    version: int | None,
-    action: service.Action,
+    visit: Visit, game_id: str, version: int | None, action: service.Action
 ) -> HeartsState | JSONResponse:
     """The API's side of an action: the state after it and the bots' answer, or 409 with the
     state as it is when the version is stale or the rules refuse it (nothing changed)."""
+    lang = visit.lang
     try:
-        turn = await service.act(store, session_id, game_id, version, action)
+        turn = await service.act(visit.store, visit.session_id, game_id, version, action)
     except StaleVersion as stale:
-        message = translator(lang).gettext(
-            "The game has changed since that version; here it is now."
-        )
-        return conflict_answer("stale_version", message, match_state(stale.current, lang))
+        return stale_answer(match_state(stale.current, lang), lang)
     except Refused as refused:
         message = refusal_text(refused.error, translator(lang))
         reason = getattr(refused.error, "reason", "not_a_card")
@@ -127,19 +120,12 @@ async def act(
     return match_state(turn.after, lang)
 
 
-MATCH_OPERATIONS = (
-    "hearts_get_match",
-    "hearts_pass",
-    "hearts_play",
-    "hearts_undo",
-    "hearts_next_hand",
-)
-
-
 def match_links() -> dict:
     """Links from a state to the match's operations, plus the moves a client can always make
     from a state (if the phase allows them at all)."""
-    links = links_to(*MATCH_OPERATIONS)
+    links = links_to(
+        "hearts_get_match", "hearts_pass", "hearts_play", "hearts_undo", "hearts_next_hand"
+    )
     links["hearts_pass_the_first_three_cards"] = {
         **links["hearts_pass"],
         "requestBody": {
@@ -163,124 +149,74 @@ def example_state() -> HeartsState:
     return match_state(Loaded(stored, HeartsMatch.new("HT1-N-AAAAAAA")), "en")
 
 
-MATCH_LINKS = match_links()
+ROUTES = StateRoutes(router, HeartsState, match_links(), HeartsConflict)
+ACTED = "The state after the action and the bots' answer"
 
 
-ACTION_RESPONSES = {
-    **state_answer(200, "The state after the action and the bots' answer", MATCH_LINKS),
-    **error_responses(403, 404, 409, 413, 422, conflict=HeartsConflict),
-}
-
-
-@router.post(
-    "/games",
-    status_code=201,
-    response_model=HeartsState,
-    responses={
-        **state_answer(201, "The new match", MATCH_LINKS, example_state()),
-        **error_responses(403, 413, 422),
-    },
-    operation_id="hearts_create_match",
-    summary="Start a match (it becomes this session's current match)",
+@ROUTES.create(
+    "hearts_create_match",
+    "Start a match (it becomes this session's current match)",
+    "The new match",
+    example_state(),
 )
-async def create_match(
-    store: StoreDep,
-    session_id: SessionId,
-    lang: Lang,
-    body: Annotated[HeartsNewGame | None, Body()] = None,
-):
-    if body is None or body.deal is None:
-        code = service.random_code("N")
-    else:
-        try:
-            code = parse_match_code(body.deal)
-        except DealCodeError as error:
-            message = deal_error_message(error, translator(lang))
-            return api_error(422, "invalid_deal", message)
-    return match_state(await service.new_match(store, session_id, code), lang)
+async def create_match(visit: VisitDep, body: Annotated[HeartsNewGame | None, Body()] = None):
+    try:
+        code = service.deal_or_random(None if body is None else body.deal)
+    except DealCodeError as error:
+        return api_error(422, "invalid_deal", deal_error_message(error, translator(visit.lang)))
+    return match_state(await service.new_match(visit.store, visit.session_id, code), visit.lang)
 
 
-@router.get(
-    "/games/{game_id}",
-    response_model=HeartsState,
-    responses={**state_answer(200, "The state", MATCH_LINKS), **error_responses(404, 422)},
-    operation_id="hearts_get_match",
-    summary="The state of a match, as the player may see it",
+@ROUTES.read("hearts_get_match", "The state of a match, as the player may see it")
+async def get_match(game_id: str, visit: VisitDep):
+    return match_state(await service.owned(visit.store, visit.session_id, game_id), visit.lang)
+
+
+@ROUTES.action(
+    "pass",
+    ACTED,
+    "hearts_pass",
+    "Pass three cards; the bots then pass and play up to the player's turn",
+    None,
 )
-async def get_match(game_id: str, store: StoreDep, session_id: SessionId, lang: Lang):
-    return match_state(await service.owned(store, session_id, game_id), lang)
-
-
-@router.post(
-    "/games/{game_id}/pass",
-    response_model=HeartsState,
-    responses=ACTION_RESPONSES,
-    operation_id="hearts_pass",
-    summary="Pass three cards; the bots then pass and play up to the player's turn",
-)
-async def pass_three(
-    game_id: str, body: HeartsPass, store: StoreDep, session_id: SessionId, lang: Lang
-):
+async def pass_three(game_id: str, body: HeartsPass, visit: VisitDep):
     if not all(matches(CARD_PATTERN, text) for text in body.cards):
-        return invalid_card(lang)
-    mask = 0
-    for text in body.cards:
-        mask |= 1 << parse_card(text)
-    return await act(
-        store, session_id, lang, game_id, body.version,
-        lambda match: service.pass_cards(match, mask),
-    )
+        return invalid_card(visit.lang)
+    mask = sum({1 << parse_card(text) for text in body.cards})
+    return await act(visit, game_id, body.version, lambda match: service.pass_cards(match, mask))
 
 
-@router.post(
-    "/games/{game_id}/play",
-    response_model=HeartsState,
-    responses=ACTION_RESPONSES,
-    operation_id="hearts_play",
-    summary="Play a card; the bots then play until the player's turn or the hand's end",
+@ROUTES.action(
+    "play",
+    ACTED,
+    "hearts_play",
+    "Play a card; the bots then play until the player's turn or the hand's end",
+    None,
 )
-async def play(
-    game_id: str, body: HeartsPlay, store: StoreDep, session_id: SessionId, lang: Lang
-):
+async def play(game_id: str, body: HeartsPlay, visit: VisitDep):
     if not matches(CARD_PATTERN, body.card):
-        return invalid_card(lang)
+        return invalid_card(visit.lang)
     card = parse_card(body.card)
-    return await act(
-        store, session_id, lang, game_id, body.version, lambda match: service.play_card(match, card)
-    )
+    return await act(visit, game_id, body.version, lambda match: service.play_card(match, card))
 
 
-@router.post(
-    "/games/{game_id}/undo",
-    response_model=HeartsState,
-    responses=ACTION_RESPONSES,
-    operation_id="hearts_undo",
-    summary="Take back the player's last play of this hand (and the bots' plays after it)",
+@ROUTES.action(
+    "undo",
+    ACTED,
+    "hearts_undo",
+    "Take back the player's last play of this hand (and the bots' plays after it)",
+    None,
 )
 async def undo_play(
-    game_id: str,
-    store: StoreDep,
-    session_id: SessionId,
-    lang: Lang,
-    body: Annotated[VersionBody | None, Body()] = None,
+    game_id: str, visit: VisitDep, body: Annotated[VersionBody | None, Body()] = None
 ):
-    version = None if body is None else body.version
-    return await act(store, session_id, lang, game_id, version, service.undo)
+    return await act(visit, game_id, version_of(body), service.undo)
 
 
-@router.post(
-    "/games/{game_id}/next-hand",
-    response_model=HeartsState,
-    responses=ACTION_RESPONSES,
-    operation_id="hearts_next_hand",
-    summary="Deal the next hand after a hand is over",
+@ROUTES.action(
+    "next-hand", ACTED, "hearts_next_hand", "Deal the next hand after a hand is over", None
 )
 async def deal_next_hand(
-    game_id: str,
-    store: StoreDep,
-    session_id: SessionId,
-    lang: Lang,
-    body: Annotated[VersionBody | None, Body()] = None,
+    game_id: str, visit: VisitDep, body: Annotated[VersionBody | None, Body()] = None
 ):
-    version = None if body is None else body.version
-    return await act(store, session_id, lang, game_id, version, service.next_hand)
+    return await act(visit, game_id, version_of(body), service.next_hand)

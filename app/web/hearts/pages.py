@@ -17,12 +17,11 @@ from markupsafe import Markup
 from app.rules.cards import parse_card
 from app.rules.deal_codes import DealCode, DealCodeError
 from app.rules.hearts import BOT_LEVELS, HUMAN, HeartsMatch, PlayedCard, parse_match_code
-from app.store import GameStore
-from app.web.deps import Lang, SessionId, StoreDep
+from app.web.deps import Lang, SessionId, StoreDep, Visit, VisitDep
 from app.web.errors import PageError
 from app.web.games import StaleVersion
 from app.web.hearts import service
-from app.web.hearts.service import Loaded, Refused, Seen
+from app.web.hearts.service import LoadedMatch, Refused, Seen
 from app.web.hearts.table import (
     TEMPLATE,
     Urls,
@@ -39,7 +38,7 @@ from app.web.i18n import Translator, translator
 from app.web.pieces import Piece, Pieces, answer, render_once, status
 from app.web.templating import page
 
-router = APIRouter()
+router = APIRouter(prefix="/hearts", include_in_schema=False)
 
 @lru_cache(maxsize=4096)
 def urls_for(game_id: str) -> Urls:
@@ -63,16 +62,16 @@ def pieces_of(seen: Seen, tr: Translator) -> Pieces:
 
 
 def hearts_page(
-    request: Request, loaded: Loaded, lang: str, *, ask_deal: DealCode | None = None,
+    request: Request, loaded: LoadedMatch, lang: str, *, ask_deal: DealCode | None = None,
     status: int = 200,
 ) -> HTMLResponse:
     pieces = pieces_of(Seen.of(loaded), translator(lang))
-    deal = loaded.match.deal
+    deal = loaded.game.deal
     context = {
         "game_id": loaded.stored.game_id,
         "deal": deal,
         "piece": piece_renderer(pieces, lang),
-        "level": loaded.match.bot_level,
+        "level": loaded.game.bot_level,
         "share_url": str(request.url_for("hearts_deal", code=deal)),
         "ask_deal": str(ask_deal) if ask_deal else None,
         "live": "",
@@ -80,11 +79,16 @@ def hearts_page(
     return page(request, "hearts/page.html", context, lang, status=status)
 
 
-@router.get("/hearts", response_class=HTMLResponse, include_in_schema=False)
+@router.get("", response_class=HTMLResponse, name="hearts")
 async def hearts_current(
     request: Request, store: StoreDep, session_id: SessionId, lang: Lang
 ) -> HTMLResponse:
     return hearts_page(request, await service.current_match(store, session_id), lang)
+
+
+def to_game() -> RedirectResponse:
+    """After a form: to the table (303, so a reload does not post again)."""
+    return RedirectResponse(router.url_path_for("hearts"), status_code=303)
 
 
 def parse_code(text: str, tr: Translator) -> DealCode:
@@ -95,49 +99,48 @@ def parse_code(text: str, tr: Translator) -> DealCode:
         raise PageError(400, message, title=tr.gettext("This deal code cannot be used")) from exc
 
 
-@router.get("/hearts/deal/{code}", response_class=HTMLResponse, include_in_schema=False,
-            name="hearts_deal")
+@router.get("/deal/{code}", response_class=HTMLResponse, name="hearts_deal")
 async def hearts_deal(
     request: Request, code: str, store: StoreDep, session_id: SessionId, lang: Lang
 ) -> Response:
     deal = parse_code(code, translator(lang))
     current = service.readable(await store.current(session_id, service.KIND))
     if current is not None and service.is_unfinished(current):
-        if current.match.deal == str(deal):
-            return RedirectResponse("/hearts", status_code=303)
+        if current.game.deal == str(deal):
+            return to_game()
         return hearts_page(request, current, lang, ask_deal=deal)
     await service.new_match(store, session_id, deal)
-    return RedirectResponse("/hearts", status_code=303)
+    return to_game()
 
 
-@router.post("/hearts/deal/{code}", include_in_schema=False)
+@router.post("/deal/{code}", name="hearts_deal_replace")
 async def hearts_deal_replace(
     code: str, store: StoreDep, session_id: SessionId, lang: Lang
 ) -> Response:
     await service.new_match(store, session_id, parse_code(code, translator(lang)))
-    return RedirectResponse("/hearts", status_code=303)
+    return to_game()
 
 
-@router.post("/hearts/new", include_in_schema=False)
+@router.post("/new", name="hearts_new")
 async def hearts_new(
     store: StoreDep, session_id: SessionId, level: Annotated[str, Form()] = "N"
 ) -> Response:
     code = service.random_code(level if level in BOT_LEVELS else "N")
     await service.new_match(store, session_id, code)
-    return RedirectResponse("/hearts", status_code=303)
+    return to_game()
 
 
-@router.get("/hearts/rules", response_class=HTMLResponse, include_in_schema=False)
+@router.get("/rules", response_class=HTMLResponse, name="hearts_rules")
 async def hearts_rules(request: Request, lang: Lang) -> HTMLResponse:
     return page(request, "hearts/rules.html", {}, lang)
 
 
-@router.get("/hearts/{game_id}/last-trick", response_class=HTMLResponse,
-            include_in_schema=False, name="hearts_last_trick")
+@router.get("/games/{game_id}/last-trick", response_class=HTMLResponse,
+            name="hearts_last_trick")
 async def hearts_last_trick(
     game_id: str, store: StoreDep, session_id: SessionId, lang: Lang
 ) -> HTMLResponse:
-    view = (await service.owned(store, session_id, game_id)).match.view(HUMAN)
+    view = (await service.owned(store, session_id, game_id)).game.view(HUMAN)
     tr = translator(lang)
     piece = Piece("last_trick", (last_trick(view, tr), seat_names(tr)))
     return answer(render_once(TEMPLATE, piece, lang))
@@ -161,30 +164,27 @@ def _parse_cards(text: str) -> int:
 
 
 async def act(
-    request: Request,
-    store: GameStore,
-    session_id: str,
-    lang: str,
-    game_id: str,
-    version: str | None,
-    action: service.Action,
+    request: Request, visit: Visit, game_id: str, version: str | None, action: service.Action
 ) -> Response:
     """The page's side of an action: the pieces that changed, the cards played in order.
 
     A stale version, an illegal action or a lost compare-and-set changes nothing: the answer
     (409) then carries every piece as it is now, so the page catches up.
     """
+    lang = visit.lang
     tr = translator(lang)
     htmx = request.headers.get("hx-request") == "true"
     try:
-        turn = await service.act(store, session_id, game_id, _parse_version(version), action)
+        turn = await service.act(
+            visit.store, visit.session_id, game_id, _parse_version(version), action
+        )
     except StaleVersion as stale:
         message = tr.gettext("The table had changed; here it is now.")
         return _current(stale.current, lang, htmx, message)
     except Refused as refused:
         return _current(refused.current, lang, htmx, refusal_text(refused.error, tr))
     if not htmx:
-        return RedirectResponse("/hearts", status_code=303)
+        return to_game()
     after = Seen.of(turn.after)
     steps = steps_of(turn.before.view, after.view, turn.plays, tr)
     changed = changes(pieces_of(turn.before, tr), pieces_of(after, tr), steps, lang)
@@ -192,9 +192,9 @@ async def act(
     return answer(Markup("\n").join(changed))
 
 
-def _current(loaded: Loaded, lang: str, htmx: bool, message: str) -> Response:
+def _current(loaded: LoadedMatch, lang: str, htmx: bool, message: str) -> Response:
     if not htmx:
-        return RedirectResponse("/hearts", status_code=303)
+        return to_game()
     pieces = everything(pieces_of(Seen.of(loaded), translator(lang)), lang)
     return answer(Markup("\n").join([*pieces, status(message)]), status_code=409)
 
@@ -202,39 +202,37 @@ def _current(loaded: Loaded, lang: str, htmx: bool, message: str) -> Response:
 VersionField = Annotated[str | None, Form()]
 
 
-@router.post("/hearts/{game_id}/pass", include_in_schema=False, name="hearts_pass")
+@router.post("/games/{game_id}/pass", name="hearts_pass")
 async def hearts_pass(
-    request: Request, game_id: str, store: StoreDep, session_id: SessionId, lang: Lang,
+    request: Request, game_id: str, visit: VisitDep,
     cards: Annotated[str, Form(max_length=80)] = "", version: VersionField = None,
 ) -> Response:
     def action(match: HeartsMatch) -> list[PlayedCard]:
         return service.pass_cards(match, _parse_cards(cards))
 
-    return await act(request, store, session_id, lang, game_id, version, action)
+    return await act(request, visit, game_id, version, action)
 
 
-@router.post("/hearts/{game_id}/play", include_in_schema=False, name="hearts_play")
+@router.post("/games/{game_id}/play", name="hearts_play")
 async def hearts_play(
-    request: Request, game_id: str, store: StoreDep, session_id: SessionId, lang: Lang,
+    request: Request, game_id: str, visit: VisitDep,
     card: Annotated[str, Form(max_length=8)] = "", version: VersionField = None,
 ) -> Response:
     def action(match: HeartsMatch) -> list[PlayedCard]:
         return service.play_card(match, parse_card(card))
 
-    return await act(request, store, session_id, lang, game_id, version, action)
+    return await act(request, visit, game_id, version, action)
 
 
-@router.post("/hearts/{game_id}/undo", include_in_schema=False, name="hearts_undo")
+@router.post("/games/{game_id}/undo", name="hearts_undo")
 async def hearts_undo(
-    request: Request, game_id: str, store: StoreDep, session_id: SessionId, lang: Lang,
-    version: VersionField = None,
+    request: Request, game_id: str, visit: VisitDep, version: VersionField = None
 ) -> Response:
-    return await act(request, store, session_id, lang, game_id, version, service.undo)
+    return await act(request, visit, game_id, version, service.undo)
 
 
-@router.post("/hearts/{game_id}/next-hand", include_in_schema=False, name="hearts_next_hand")
+@router.post("/games/{game_id}/next-hand", name="hearts_next_hand")
 async def hearts_next_hand(
-    request: Request, game_id: str, store: StoreDep, session_id: SessionId, lang: Lang,
-    version: VersionField = None,
+    request: Request, game_id: str, visit: VisitDep, version: VersionField = None
 ) -> Response:
-    return await act(request, store, session_id, lang, game_id, version, service.next_hand)
+    return await act(request, visit, game_id, version, service.next_hand)

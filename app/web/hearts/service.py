@@ -25,25 +25,22 @@ from app.rules.hearts import (
     HeartsMatch,
     HeartsView,
     PlayedCard,
+    parse_match_code,
 )
 from app.store import GameStore, StoredGame
-from app.web.games import GameNotFound, StaleVersion
+from app.web.games import GameNotFound, Loaded, StaleVersion
 from app.web.profile import record_hearts_match
 
 KIND = "hearts"
 NOT_FOUND = "This Hearts match does not exist here."
 MOON_SCORE = 26
 
+LoadedMatch = Loaded[HeartsMatch]
+
 # An action is a function of the match that returns the cards played, in order (the player's
 # and the bots'). It raises HeartsError (or CardError) before changing anything when the rules
 # refuse it.
 Action = Callable[[HeartsMatch], list[PlayedCard]]
-
-
-@dataclass(frozen=True, slots=True)
-class Loaded:
-    stored: StoredGame
-    match: HeartsMatch
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,8 +53,8 @@ class Seen:
     undo_available: bool
 
     @classmethod
-    def of(cls, loaded: Loaded) -> Seen:
-        stored, match = loaded.stored, loaded.match
+    def of(cls, loaded: LoadedMatch) -> Seen:
+        stored, match = loaded.stored, loaded.game
         return cls(stored.game_id, stored.version, match.view(HUMAN), match.undo_available)
 
 
@@ -67,14 +64,14 @@ class Turn:
     played, in order."""
 
     before: Seen
-    after: Loaded
+    after: LoadedMatch
     plays: list[PlayedCard]
 
 
 class Refused(Exception):
     """The rules refused the action; ``current`` is the match, unchanged."""
 
-    def __init__(self, error: HeartsError | CardError, current: Loaded) -> None:
+    def __init__(self, error: HeartsError | CardError, current: LoadedMatch) -> None:
         super().__init__(str(error))
         self.error = error
         self.current = current
@@ -104,7 +101,7 @@ def next_hand(match: HeartsMatch) -> list[PlayedCard]:
     return play_bots(match)
 
 
-def readable(stored: StoredGame | None) -> Loaded | None:
+def readable(stored: StoredGame | None) -> LoadedMatch | None:
     """The stored match, or None when there is none or it cannot be read (say, saved by an
     engine whose format this one no longer reads): the player then gets a new match."""
     if stored is None or stored.kind != KIND:
@@ -115,7 +112,7 @@ def readable(stored: StoredGame | None) -> Loaded | None:
         return None
 
 
-async def owned(store: GameStore, session_id: str, game_id: str) -> Loaded:
+async def owned(store: GameStore, session_id: str, game_id: str) -> LoadedMatch:
     """This session's match of that id; anything else does not exist here."""
     loaded = readable(await store.get(session_id, game_id))
     if loaded is None:
@@ -123,9 +120,9 @@ async def owned(store: GameStore, session_id: str, game_id: str) -> Loaded:
     return loaded
 
 
-def is_unfinished(loaded: Loaded) -> bool:
+def is_unfinished(loaded: LoadedMatch) -> bool:
     """At least one card passed or played, and the match not over (the contract's test)."""
-    view = loaded.match.view(HUMAN)
+    view = loaded.game.view(HUMAN)
     if view.phase == "match_over":
         return False
     return bool(
@@ -142,14 +139,20 @@ def random_code(level: str) -> DealCode:
     return DealCode(GAME, level, secrets.randbelow(CODE_SPACE))
 
 
-async def new_match(store: GameStore, session_id: str, code: DealCode) -> Loaded:
+def deal_or_random(text: str | None) -> DealCode:
+    """The deal ``text`` names, or a random deal with Normal bots when there is no text;
+    raises DealCodeError."""
+    return random_code("N") if text is None else parse_match_code(text)
+
+
+async def new_match(store: GameStore, session_id: str, code: DealCode) -> LoadedMatch:
     """Store a new match as this session's current one (the bots lead when they must)."""
     match = HeartsMatch.new(code)
     await run_in_threadpool(play_bots, match)
     return Loaded(await store.create(session_id, KIND, match.to_json()), match)
 
 
-async def current_match(store: GameStore, session_id: str) -> Loaded:
+async def current_match(store: GameStore, session_id: str) -> LoadedMatch:
     """This session's current match; a new one with Normal bots when there is none."""
     loaded = readable(await store.current(session_id, KIND))
     if loaded is None:
@@ -166,7 +169,7 @@ async def act(
     if version is not None and version != loaded.stored.version:
         raise StaleVersion(loaded)
     before = Seen.of(loaded)
-    match = loaded.match
+    match = loaded.game
     was_over = match.phase == "match_over"
     try:
         # Hard bots search for a while: keep the event loop free.

@@ -126,21 +126,13 @@ def sorted_hand(hand: int) -> list[int]:
     return sorted(cards, key=lambda c: (place[SUITS[suit_of(c)]], rank_of(c)))
 
 
-def direction_label(direction: str, tr: Translator) -> str:
+def passing_labels(direction: str, tr: Translator) -> tuple[str, str]:
+    """What the info bar says of this hand's passing, and the pass button's label."""
     return {
-        "left": tr.gettext("Passing left"),
-        "right": tr.gettext("Passing right"),
-        "across": tr.gettext("Passing across"),
-        "none": tr.gettext("No passing"),
-    }[direction]
-
-
-def pass_label(direction: str, tr: Translator) -> str:
-    return {
-        "left": tr.gettext("Pass left"),
-        "right": tr.gettext("Pass right"),
-        "across": tr.gettext("Pass across"),
-        "none": tr.gettext("No passing"),
+        "left": (tr.gettext("Passing left"), tr.gettext("Pass left")),
+        "right": (tr.gettext("Passing right"), tr.gettext("Pass right")),
+        "across": (tr.gettext("Passing across"), tr.gettext("Pass across")),
+        "none": (tr.gettext("No passing"), tr.gettext("No passing")),
     }[direction]
 
 
@@ -155,26 +147,27 @@ def trick_line(winner: int, points: int, names: tuple[str, ...], tr: Translator)
 
 
 
-def end_of_hand(view: HeartsView, names: tuple[str, str, str, str], tr: Translator):
+def end_of_hand(
+    view: HeartsView, names: tuple[str, str, str, str], tr: Translator
+) -> EndOfHand | None:
     if view.phase not in ("hand_over", "match_over"):
         return None
     rows = tuple(
         ScoreRow(i + 1, scores, moon_of(scores)) for i, scores in enumerate(view.hand_scores)
     )
-    moon_line = ""
-    if view.moon is not None:
-        moon_line = (
-            tr.gettext("You shot the moon!")
-            if view.moon == HUMAN
-            else tr.gettext("%(seat)s shot the moon.") % {"seat": names[view.moon]}
-        )
-    winner_line = ""
-    if view.winner is not None:
-        winner_line = (
-            tr.gettext("You win the match!")
-            if view.winner == HUMAN
-            else tr.gettext("%(seat)s wins the match.") % {"seat": names[view.winner]}
-        )
+
+    def line(seat: int | None, yours: str, theirs: str) -> str:
+        """What a seat did, said to the player ("" when no seat did it)."""
+        if seat is None:
+            return ""
+        return yours if seat == HUMAN else theirs % {"seat": names[seat]}
+
+    moon_line = line(
+        view.moon, tr.gettext("You shot the moon!"), tr.gettext("%(seat)s shot the moon.")
+    )
+    winner_line = line(
+        view.winner, tr.gettext("You win the match!"), tr.gettext("%(seat)s wins the match.")
+    )
     return EndOfHand(
         view.phase, view.hand_number, names, rows, view.totals, view.moon, moon_line,
         view.winner, winner_line,
@@ -195,22 +188,16 @@ def table_pieces(seen: Seen, urls: Urls, tr: Translator) -> Pieces:
     slots: list[TablePlay | None] = [None] * 4
     for p in shown:
         slots[p.seat] = TablePlay(p.seat, face(p.card, tr))
+    passing, pass_button = passing_labels(view.pass_direction, tr)
+    info = (view.hand_number, view.pass_direction, passing, view.hearts_broken)
     pieces: Pieces = {
         "ht-trick": Piece("trick", (tuple(slots), done, winner, names)),
-        "ht-info": Piece(
-            "info",
-            (
-                view.hand_number,
-                view.pass_direction,
-                direction_label(view.pass_direction, tr),
-                view.hearts_broken,
-            ),
-        ),
+        "ht-info": Piece("info", info),
     }
     has_last = bool(view.tricks)
     pieces["ht-bar"] = Piece(
         "bar",
-        (phase, pass_label(view.pass_direction, tr), urls),
+        (phase, pass_button, urls),
         (("undo_available", seen.undo_available), ("has_last_trick", has_last)),
     )
     pieces["ht-dialog"] = Piece("dialog", (end_of_hand(view, names, tr), urls.next))
