@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack
 
@@ -31,9 +32,27 @@ def settings(tmp_path) -> Settings:
     )
 
 
+class Clock:
+    """The time as the app and its store see it: it stands still until a test moves it."""
+
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
 @pytest.fixture
-async def app(settings: Settings) -> AsyncIterator[FastAPI]:
-    application = create_app(settings)
+def clock() -> Clock:
+    return Clock(time.time())
+
+
+@pytest.fixture
+async def app(settings: Settings, clock: Clock) -> AsyncIterator[FastAPI]:
+    application = create_app(settings, clock=clock)
     async with application.router.lifespan_context(application):
         yield application
 

@@ -59,6 +59,7 @@ __all__ = [
     "HandState",
     "HeartsError",
     "HeartsMatch",
+    "HeartsStateError",
     "HeartsView",
     "IllegalPass",
     "IllegalPlay",
@@ -108,6 +109,10 @@ class WrongPhase(HeartsError):
 
 class NothingToUndo(HeartsError):
     pass
+
+
+class HeartsStateError(HeartsError):
+    """A saved match or a position (app/rules/hearts_position.py) that cannot be read."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,8 +362,8 @@ def _why_illegal(state: HandState, card: int) -> IllegalPlay:
     )
 
 
-def _invalid_state(what: str) -> HeartsError:
-    return HeartsError("bad_state", f"Saved Hearts match is not valid: {what}.")
+def _invalid_state(what: str) -> HeartsStateError:
+    return HeartsStateError("bad_state", f"Saved Hearts match is not valid: {what}.")
 
 
 class HeartsMatch:

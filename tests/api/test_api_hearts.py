@@ -232,7 +232,8 @@ async def test_a_match_moves_between_the_api_and_the_page(client: httpx.AsyncCli
     assert after["version"] == 2 and sorted(after["passed"]) == sorted(state["hand"][:3])
 
     await client.post("/hearts/new", data={"level": "E"})
-    page_game = re.search(r"/hearts/games/([\w-]+)/pass", (await client.get("/hearts")).text).group(1)
+    page = (await client.get("/hearts")).text
+    page_game = re.search(r"/hearts/games/([\w-]+)/pass", page).group(1)
     assert page_game != state["game_id"]
     from_page = (await client.get(f"{API}/games/{page_game}")).json()
     assert from_page["version"] == 1 and from_page["phase"] == "passing"

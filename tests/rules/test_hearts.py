@@ -13,14 +13,12 @@ from app.rules.cards import FULL_DECK, SUIT_MASKS, card_text, cards_in, mask_of,
 from app.rules.deal_codes import DealCode, DealCodeError, shuffled
 from app.rules.hearts import (
     HUMAN,
-    HandState,
     HeartsError,
     HeartsMatch,
     IllegalPass,
     IllegalPlay,
     NothingToUndo,
     PlayedCard,
-    Trick,
     WrongPhase,
     deal_hands,
     parse_match_code,
@@ -38,6 +36,7 @@ from app.rules.hearts_core import (
     points_of,
     trick_winner,
 )
+from app.rules.hearts_position import parse_position
 
 CODE = "HT1-N-AAAAAAM"
 
@@ -48,62 +47,6 @@ def cards(text: str) -> int:
 
 def texts(mask: int) -> str:
     return " ".join(card_text(c) for c in cards_in(mask))
-
-
-def crafted(
-    hands: dict[int, str],
-    *,
-    size: int = 12,
-    trick: tuple[tuple[int, str], ...] = (),
-    turn: int,
-    hearts_broken: bool = False,
-    hand_number: int = 4,
-    totals: tuple[int, int, int, int] = (0, 0, 0, 0),
-) -> HeartsMatch:
-    """A match in the playing phase, ``13 - size`` tricks into a no-pass hand.
-
-    Listed seats hold exactly the given cards; the cards left over, lowest first, make the
-    earlier tricks (led by seat 0, filler for the trick count and points) and then fill the
-    unlisted seats, each to ``size`` cards less what it played to ``trick``.
-    """
-    masks = {seat: cards(text) for seat, text in hands.items()}
-    taken = mask_of(parse_card(c) for _, c in trick)
-    for mask in masks.values():
-        taken |= mask
-    rest = cards_in(FULL_DECK & ~taken)
-    earlier = []
-    for _ in range(13 - size):
-        four, rest = rest[:4], rest[4:]
-        earlier.append(
-            Trick(
-                0,
-                tuple(PlayedCard(s, c) for s, c in enumerate(four)),
-                trick_winner(0, four),
-                points_of(mask_of(four)),
-            )
-        )
-    for seat in range(4):
-        if seat not in masks:
-            need = size - sum(1 for s, _ in trick if s == seat)
-            masks[seat], rest = mask_of(rest[:need]), rest[need:]
-    assert not rest, "the crafted hands must use the whole deck"
-    state = HandState(
-        hand_number=hand_number,
-        phase="playing",
-        hands=(masks[0], masks[1], masks[2], masks[3]),
-        chosen=(0, 0, 0, 0),
-        passed=(0, 0, 0, 0),
-        trick=tuple(PlayedCard(seat, parse_card(c)) for seat, c in trick),
-        tricks=tuple(earlier),
-        turn=turn,
-        hearts_broken=hearts_broken,
-        hand_points=tuple(sum(t.points for t in earlier if t.winner == s) for s in range(4)),
-        totals=totals,
-        hand_scores=(),
-        moon=-1,
-        winner=-1,
-    )
-    return HeartsMatch(parse_match_code(CODE), state, [])
 
 
 # -- codes and dealing ----------------------------------------------------------------------
@@ -257,7 +200,11 @@ def test_a_pass_is_chosen_once_and_is_final():
 
 def test_void_in_clubs_on_the_first_trick_holding_only_hearts_and_the_queen():
     hand = "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH QS"
-    match = crafted({1: hand}, trick=((0, "2C"),), turn=1, size=13)
+    match = parse_position(
+        "HT1-N-AAAAAAM 4 playing"
+        " AKQJT9876543.../..KQJT98765432.Q/.AKQJT98765432../..A.AKJT98765432"
+        " 0:2C 1"
+    )
     assert match.legal_plays() == cards(hand)
     assert match.view(1).legal == cards(hand)
     match.play(parse_card("QS"))
@@ -266,8 +213,12 @@ def test_void_in_clubs_on_the_first_trick_holding_only_hearts_and_the_queen():
 
 
 def test_void_in_clubs_on_the_first_trick_must_shed_a_card_without_points():
-    hand = "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH QS 3D"
-    match = crafted({1: hand}, trick=((0, "2C"),), turn=1, size=13)
+    # West holds the 3♦, the Q♠ and hearts from 2 to Q.
+    match = parse_position(
+        "HT1-N-AAAAAAM 4 playing"
+        " AKQJT9876543.../.3.QJT98765432.Q/.AKQJT9876542.K./..A.AKJT98765432"
+        " 0:2C 1"
+    )
     assert match.legal_plays() == cards("3D")
     for bad in ("QS", "5H"):
         with pytest.raises(IllegalPlay) as err:
@@ -276,7 +227,11 @@ def test_void_in_clubs_on_the_first_trick_must_shed_a_card_without_points():
 
 
 def test_the_first_lead_is_the_two_of_clubs():
-    match = crafted({0: "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC"}, turn=0, size=13)
+    match = parse_position(
+        "HT1-N-AAAAAAM 4 playing"
+        " AKQJT98765432.../.AKQJT98765432../..AKQJT98765432./...AKQJT98765432"
+        " - 0"
+    )
     assert match.legal_plays() == cards("2C")
     with pytest.raises(IllegalPlay) as err:
         match.play(parse_card("AC"))
@@ -284,7 +239,11 @@ def test_the_first_lead_is_the_two_of_clubs():
 
 
 def test_leading_with_only_hearts_before_they_are_broken():
-    match = crafted({2: "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH"}, turn=2)
+    match = parse_position(
+        "HT1-N-AAAAAAM 4 playing"
+        " AKQJT9876.432../.AKQJT98765.A.2/..KQJT98765432./...AKQJT9876543"
+        " - 2 - 0:2C3C4C5C"
+    )
     assert not match.state.hearts_broken
     assert match.legal_plays() == cards("2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH")
     match.play(parse_card("KH"))
@@ -292,7 +251,11 @@ def test_leading_with_only_hearts_before_they_are_broken():
 
 
 def test_only_the_queen_and_hearts_unbroken_must_lead_the_queen():
-    match = crafted({3: "QS 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH"}, turn=3)
+    match = parse_position(
+        "HT1-N-AAAAAAM 4 playing"
+        " AKQJT9876.432../.AKQJT98765.AK./...AKJT98765432/..QJT98765432.Q"
+        " - 3 - 0:2C3C4C5C"
+    )
     assert match.legal_plays() == cards("QS")
     with pytest.raises(IllegalPlay) as err:
         match.play(parse_card("2H"))
@@ -302,12 +265,20 @@ def test_only_the_queen_and_hearts_unbroken_must_lead_the_queen():
 
 
 def test_hearts_may_be_led_once_broken():
-    match = crafted({3: "QS 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH"}, turn=3, hearts_broken=True)
+    match = parse_position(
+        "HT1-N-AAAAAAM 4 playing"
+        " AKQJT9876.432../.AKQJT98765.AK./...AKJT98765432/..QJT98765432.Q"
+        " - 3 broken 0:2C3C4C5C"
+    )
     assert match.legal_plays() == cards("QS 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH")
 
 
 def test_follow_suit_and_what_an_illegal_play_says():
-    match = crafted({1: "3D 9D AS 2H 3H 4H 5H 6H 7H 8H 9H 10H"}, trick=((0, "KD"),), turn=1)
+    match = parse_position(
+        "HT1-N-AAAAAAM 4 playing"
+        " AKQJT9876.42../.93.T98765432.A/.AQJT8765.AKQJ./...KQJT98765432"
+        " 0:KD 1 - 0:2C3C4C5C"
+    )
     assert match.legal_plays() == cards("3D 9D")
     before = match.copy()
     cases = [("AS", IllegalPlay, "follow_suit"), ("AC", IllegalPlay, "not_in_hand")]
@@ -327,13 +298,23 @@ def test_follow_suit_and_what_an_illegal_play_says():
 
 
 def test_void_off_the_first_trick_may_play_anything():
-    match = crafted({1: "AS 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QS"}, trick=((0, "KD"),), turn=1)
+    match = parse_position(
+        "HT1-N-AAAAAAM 4 playing"
+        " AKQJT9876.32../..JT98765432.AQ/.AQJT987654.KQ./..A.KJT98765432"
+        " 0:KD 1 - 0:2C3C4C5C"
+    )
     assert match.legal_plays() == cards("AS 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QS")
 
 
 def test_the_highest_card_of_the_suit_led_wins_and_takes_the_points():
-    hands = {0: "5D 3C", 1: "AS 4C", 2: "QS 6C", 3: "2D 5C"}
-    match = crafted(hands, size=2, turn=0, hearts_broken=True)
+    # Two cards each: 5♦ 3♣, A♠ 4♣, Q♠ 6♣, 2♦ 5♣.
+    match = parse_position(
+        "HT1-N-AAAAAAM 4 playing"
+        " 3.5../4...A/6...Q/5.2.."
+        " - 0 broken"
+        " 0:2C7C8C9C,0:TCJCQCKC,0:AC3D4D6D,0:7D8D9DTD,0:JDQDKDAD,0:2H3H4H5H,0:6H7H8H9H,"
+        "0:THJHQHKH,0:AH2S3S4S,0:5S6S7S8S,0:9STSJSKS"
+    )
     # The earlier trick's cards are filler; only this trick's points are checked.
     start = match.state.hand_points
     for card in ("5D", "AS", "QS", "2D"):
@@ -386,7 +367,11 @@ def play_out(match: HeartsMatch) -> None:
 
 
 def test_a_moon_scores_zero_for_the_shooter_and_26_for_the_others():
-    match = crafted({0: SHOOTER}, turn=1, size=13, totals=(5, 6, 7, 8))
+    match = parse_position(
+        "HT1-N-AAAAAAM 4 playing"
+        " AKQJT.AKQJ.AK.AK/98765432.65432../.T987.T98765432./..QJ.QJT98765432"
+        " - 1 - - 5,6,7,8"
+    )
     assert match.state.hands[1] & 1  # seat 1 holds the 2♣ and leads
     play_out(match)
     assert match.phase == "hand_over"
@@ -398,7 +383,11 @@ def test_a_moon_scores_zero_for_the_shooter_and_26_for_the_others():
 
 
 def test_a_moon_that_ends_the_match():
-    match = crafted({0: SHOOTER}, turn=1, size=13, totals=(10, 80, 75, 90))
+    match = parse_position(
+        "HT1-N-AAAAAAM 4 playing"
+        " AKQJT.AKQJ.AK.AK/98765432.65432../.T987.T98765432./..QJ.QJT98765432"
+        " - 1 - - 10,80,75,90"
+    )
     play_out(match)
     assert match.phase == "match_over"
     view = match.view(0)
@@ -411,7 +400,11 @@ def test_a_moon_that_ends_the_match():
 
 
 def test_a_three_way_tie_at_the_lowest_total_past_100_plays_on():
-    match = crafted({0: SHOOTER}, turn=1, size=13, totals=(104, 64, 64, 64))
+    match = parse_position(
+        "HT1-N-AAAAAAM 4 playing"
+        " AKQJT.AKQJ.AK.AK/98765432.65432../.T987.T98765432./..QJ.QJT98765432"
+        " - 1 - - 104,64,64,64"
+    )
     play_out(match)
     assert match.state.totals == (104, 90, 90, 90)
     assert match.phase == "hand_over" and match.view(0).winner is None
@@ -431,7 +424,11 @@ def test_a_three_way_tie_at_the_lowest_total_past_100_plays_on():
 
 
 def test_a_tie_for_the_lowest_below_100_is_not_the_end():
-    match = crafted({0: SHOOTER}, turn=1, size=13, totals=(26, 0, 0, 0))
+    match = parse_position(
+        "HT1-N-AAAAAAM 4 playing"
+        " AKQJT.AKQJ.AK.AK/98765432.65432../.T987.T98765432./..QJ.QJT98765432"
+        " - 1 - - 26,0,0,0"
+    )
     play_out(match)
     assert match.state.totals == (26, 26, 26, 26)
     assert match.phase == "hand_over"
@@ -528,7 +525,11 @@ def test_a_scored_hand_cannot_be_undone():
 
 
 def test_an_illegal_play_leaves_no_snapshot():
-    match = crafted({0: "3D 9D AS 2H 3H 4H 5H 6H 7H 8H 9H 10H"}, trick=((3, "KD"),), turn=0)
+    match = parse_position(
+        "HT1-N-AAAAAAM 4 playing"
+        " .93.T98765432.A/AKQJT9876.542../.AQJT876.AKQJ.2/...KQJT9876543"
+        " 3:KD 0 - 0:2C3C4C5C"
+    )
     with pytest.raises(IllegalPlay):
         match.play(parse_card("AS"))
     assert not match.undo_available
@@ -537,7 +538,11 @@ def test_an_illegal_play_leaves_no_snapshot():
 
 
 def test_the_bots_plays_leave_no_snapshot():
-    match = crafted({}, turn=1)
+    match = parse_position(
+        "HT1-N-AAAAAAM 4 playing"
+        " AKQJT9876.432../.AKQJT98765.32./..AKQJT987654.2/...AKQJT9876543"
+        " - 1 - 0:2C3C4C5C"
+    )
     match.play(match.legal_plays().bit_length() - 1)
     assert not match.undo_available
 
@@ -579,7 +584,11 @@ def test_json_is_plain_and_round_trips_exactly():
     ],
 )
 def test_from_json_refuses_a_spoiled_state(spoil):
-    match = crafted({0: "3D 9D AS 2H 3H 4H 5H 6H 7H 8H 9H 10H"}, turn=0)
+    match = parse_position(
+        "HT1-N-AAAAAAM 4 playing"
+        " .93.T98765432.A/AKQJT9876.542../.AKQJT876.AKQJ./...KQJT98765432"
+        " - 0 - 0:2C3C4C5C"
+    )
     match.play(parse_card("AS"))
     data = match.to_json()
     assert HeartsMatch.from_json(data) == match
