@@ -31,6 +31,7 @@ run: setup
 	$(VENV)/bin/uvicorn app.main:app --host 127.0.0.1 --port 8000
 
 test: setup browser
+	$(VENV)/bin/mypy
 	$(PY) -m pytest
 
 test-fast: setup
@@ -38,6 +39,7 @@ test-fast: setup
 
 lint: setup
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 
 bench: setup
 	$(PY) -m bench

@@ -82,7 +82,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 from app.rules.cards import cards_in
 from app.rules.deal_codes import CODE_SPACE, DealCode, DealCodeError, parse_deal_code, shuffled
@@ -159,7 +159,7 @@ def rank_name(rank: int) -> str:
 
 def _check_target(target: object) -> Target:
     if target in ("stock", "waste"):
-        return target  # type: ignore[return-value]
+        return target
     if type(target) is int and 0 <= target < HEART_SIZE:
         return target
     raise TargetError(f"{target!r} is not a target; use a heart position 0-24, stock or waste.")
@@ -513,7 +513,7 @@ class HeartToHeartGame:
         """Count ``seconds`` of on-screen time, if the clock runs (see the module docstring)."""
         if not isinstance(seconds, int | float) or not math.isfinite(seconds) or seconds < 0:
             raise ValueError(f"play time must be a finite number of seconds >= 0, not {seconds!r}")
-        if self.clock_running:
+        if self._clock is not None and self.status == "playing":  # the clock runs
             self._clock += seconds
 
     def _rank_of(self, target: Target) -> int:
@@ -551,12 +551,14 @@ class HeartToHeartGame:
             if type(move.first) is not int or move.second == "stock":
                 raise IllegalMoveError(f"{move} is not a pair of a heart card and another card")
             try:
-                move = pair_move(move.first, _check_target(move.second))
+                move = pair_move(move.first, _check_target(move.second))  # type: ignore[arg-type]
             except TargetError as error:
                 raise IllegalMoveError(str(error)) from error
-            a, b = move.first, move.second
+            a, b = move.first, move.second  # pair_move sets both
             if not (
-                self._playable(a) and self._playable(b) and self._rank_of(a) == self._rank_of(b)
+                self._playable(a)  # type: ignore[arg-type]
+                and self._playable(b)  # type: ignore[arg-type]
+                and self._rank_of(a) == self._rank_of(b)  # type: ignore[arg-type]
             ):
                 raise IllegalMoveError(f"{move} is not a pair of free cards of one rank")
         elif move.kind == "draw":
@@ -574,11 +576,11 @@ class HeartToHeartGame:
         before = self._selected
         if move.kind == "pair":
             free_before = self.free_mask
-            gone = 1 << move.first
+            gone = 1 << move.first  # type: ignore[operator]
             if move.second == "waste":
                 self._waste.pop()
             else:
-                gone |= 1 << move.second
+                gone |= 1 << move.second  # type: ignore[operator]
             self._removed |= gone
             self._selected = None
             hearts = gone | (free_before ^ self.free_mask)
@@ -655,11 +657,11 @@ class HeartToHeartGame:
         hearts = 1 << self._selected if isinstance(self._selected, int) else 0
         if move.kind == "pair":
             free_before = self.free_mask
-            back = 1 << move.first
+            back = 1 << move.first  # type: ignore[operator]
             if move.second == "waste":
-                self._waste.append(self.heart_ranks[move.first])
+                self._waste.append(self.heart_ranks[move.first])  # type: ignore[index]
             else:
-                back |= 1 << move.second
+                back |= 1 << move.second  # type: ignore[operator]
             self._removed &= ~back
             hearts |= back | (free_before ^ self.free_mask)
         elif move.kind == "draw":
@@ -746,7 +748,7 @@ class HeartToHeartGame:
             raise StateError(f"not a Heart to Heart state: {error}") from error
 
     @classmethod
-    def _from_json(cls, data: dict, trusted: bool) -> HeartToHeartGame:
+    def _from_json(cls, data: Any, trusted: bool) -> HeartToHeartGame:
         if set(data) != _JSON_KEYS or data["v"] != 1:
             raise StateError("not a Heart to Heart state of version 1")
         game = cls.__new__(cls)
@@ -812,12 +814,12 @@ class HeartToHeartGame:
                     raise StateError("a redeal is remembered but the piles do not show one")
                 stock, waste = 0, stock
             else:
-                back = 1 << move.first
+                back = 1 << move.first  # type: ignore[operator]
                 if move.second == "waste":
                     waste += 1
                 else:
-                    back |= 1 << move.second
-                    if self.heart_ranks[move.first] != self.heart_ranks[move.second]:
+                    back |= 1 << move.second  # type: ignore[operator]
+                    if self.heart_ranks[move.first] != self.heart_ranks[move.second]:  # type: ignore[index]
                         raise StateError(f"pair {move} is of two ranks")
                 if back & ~removed:
                     raise StateError(f"pair {move} is remembered but its cards are in place")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from app.rules.cards import DECK_SIZE, FULL_DECK, SUIT_MASKS, card_text
 from app.rules.deal_codes import DealCode, DealCodeError, parse_deal_code, shuffled
@@ -31,6 +31,7 @@ from app.rules.hearts_core import (
     QUEEN_OF_SPADES_BIT,
     TOTAL_POINTS,
     TWO_OF_CLUBS_BIT,
+    PassDirection,
     legal_mask,
     match_winner,
     moon_scores,
@@ -52,10 +53,12 @@ __all__ = [
     "NUM_SEATS",
     "PASS_ORDER",
     "PASS_SIZE",
+    "PHASES",
     "POINT_CARDS",
     "QUEEN_OF_SPADES_BIT",
     "TOTAL_POINTS",
     "TWO_OF_CLUBS_BIT",
+    "BotLevel",
     "HandState",
     "HeartsError",
     "HeartsMatch",
@@ -64,6 +67,8 @@ __all__ = [
     "IllegalPass",
     "IllegalPlay",
     "NothingToUndo",
+    "PassDirection",
+    "Phase",
     "PlayedCard",
     "Trick",
     "WrongPhase",
@@ -81,8 +86,10 @@ __all__ = [
 
 HUMAN = 0
 GAME = "HT1"
-BOT_LEVELS = {"E": "easy", "N": "normal", "H": "hard"}
-PHASES = ("passing", "playing", "hand_over", "match_over")
+BotLevel = Literal["easy", "normal", "hard"]
+BOT_LEVELS: dict[str, BotLevel] = {"E": "easy", "N": "normal", "H": "hard"}
+Phase = Literal["passing", "playing", "hand_over", "match_over"]
+PHASES: tuple[Phase, ...] = ("passing", "playing", "hand_over", "match_over")
 JSON_VERSION = 1
 
 
@@ -136,10 +143,10 @@ _PLAYED = tuple(tuple(PlayedCard(seat, c) for c in range(DECK_SIZE)) for seat in
 # A Trick is built through its slots: the frozen dataclass __init__ (object.__setattr__ per
 # field) cost more than the rest of a finished trick. Only finished tricks are built here.
 _new_object = object.__new__
-_set_leader = Trick.leader.__set__  # type: ignore[attr-defined]
-_set_cards = Trick.cards.__set__  # type: ignore[attr-defined]
-_set_winner = Trick.winner.__set__  # type: ignore[attr-defined]
-_set_points = Trick.points.__set__  # type: ignore[attr-defined]
+_set_leader = Trick.leader.__set__  # type: ignore[attr-defined, misc]
+_set_cards = Trick.cards.__set__  # type: ignore[attr-defined, misc]
+_set_winner = Trick.winner.__set__  # type: ignore[attr-defined, misc]
+_set_points = Trick.points.__set__  # type: ignore[attr-defined, misc]
 
 
 def _finished_trick(cards: tuple[PlayedCard, ...]) -> Trick:
@@ -165,9 +172,9 @@ class HeartsView:
 
     seat: int
     deal: str
-    phase: str
+    phase: Phase
     hand_number: int
-    pass_direction: str
+    pass_direction: PassDirection
     hand: int
     pass_chosen: bool
     passed: int | None
@@ -200,7 +207,7 @@ class HandState(NamedTuple):
     """
 
     hand_number: int
-    phase: str
+    phase: Phase
     hands: tuple[int, int, int, int]
     chosen: tuple[int, int, int, int]
     passed: tuple[int, int, int, int]
@@ -328,7 +335,8 @@ def _apply_play(state: HandState, card: int) -> HandState:
 
 def _score_hand(state: HandState) -> HandState:
     scores, shooter = moon_scores(state.hand_points)
-    totals = tuple(t + s for t, s in zip(state.totals, scores, strict=True))
+    a, b, c, d = (t + s for t, s in zip(state.totals, scores, strict=True))
+    totals = (a, b, c, d)
     winner = match_winner(totals)
     return state._replace(
         phase="hand_over" if winner is None else "match_over",
@@ -406,7 +414,7 @@ class HeartsMatch:
         return self._deal
 
     @property
-    def bot_level(self) -> str:
+    def bot_level(self) -> BotLevel:
         return BOT_LEVELS[self._code.variant]
 
     @property

@@ -18,6 +18,9 @@ is finished; ``hearts_broken`` once any heart has been played), a card picked fr
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Literal
+
 from app.rules.cards import (
     HEARTS,
     QUEEN_OF_SPADES,
@@ -38,12 +41,13 @@ POINT_CARDS = HEARTS_MASK | QUEEN_OF_SPADES_BIT
 # Every card but the point cards: what the first trick allows when one cannot follow suit.
 NO_POINT_CARDS = ~POINT_CARDS
 
-PASS_ORDER = ("left", "right", "across", "none")
+PassDirection = Literal["left", "right", "across", "none"]
+PASS_ORDER: tuple[PassDirection, ...] = ("left", "right", "across", "none")
 # How many seats onward each direction passes: left s+1, right s-1, across s+2.
 PASS_OFFSETS = {"left": 1, "right": 3, "across": 2, "none": 0}
 
 
-def pass_direction(hand_number: int) -> str:
+def pass_direction(hand_number: int) -> PassDirection:
     """The pass of hand ``hand_number`` (1-based): left, right, across, none, then again."""
     return PASS_ORDER[(hand_number - 1) % 4]
 
@@ -105,7 +109,7 @@ def points_of(cards: int) -> int:
     return points
 
 
-def moon_scores(points: tuple[int, ...]) -> tuple[tuple[int, int, int, int], int | None]:
+def moon_scores(points: Sequence[int]) -> tuple[tuple[int, int, int, int], int | None]:
     """A hand's scores after the moon rule, and the shooter (or ``None``).
 
     ``points`` are the points each seat took (26 in all). A seat that took all 26 scores 0

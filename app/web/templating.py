@@ -54,7 +54,10 @@ def make_environment() -> Environment:
         undefined=StrictUndefined,
         auto_reload=False,
     )
-    env.install_gettext_callables(jinja_gettext, jinja_ngettext, newstyle=True)
+    # The i18n extension adds this method to the environment.
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        jinja_gettext, jinja_ngettext, newstyle=True
+    )
     versions = _static_versions()
 
     def static(path: str) -> str:

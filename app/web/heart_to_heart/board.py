@@ -44,6 +44,7 @@ def build_board(
 
     free, removed, selected = game.free_mask, game.removed_mask, game.selected
     pieces: Pieces = {}
+    args: tuple[object, ...]
     for pos, name in enumerate(HEART_NAMES):
         if removed >> pos & 1:
             pieces[name] = Piece("gap", (pos,))

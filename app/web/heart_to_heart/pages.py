@@ -32,6 +32,7 @@ from app.rules.heart_to_heart import (
     HEART_SIZE,
     VARIANTS,
     HeartToHeartGame,
+    Target,
     TargetError,
     new_game,
     parse_target,
@@ -57,6 +58,13 @@ router = APIRouter(prefix="/heart-to-heart", include_in_schema=False)
 # --- status messages -------------------------------------------------------------------------
 
 
+def name_at(game: HeartToHeartGame, target: Target | None, lang: str) -> str:
+    """The name of the card at a heart position or on top of the waste (there is one)."""
+    rank = game.rank_at(target) if isinstance(target, int) else game.waste_top
+    assert rank is not None, f"no card at {target!r}"
+    return heart_name(rank_name(rank), lang)
+
+
 def tap_message(turn: service.Turn, options: Options, lang: str) -> str | None:
     tr = translator(lang)
     result, game, before = turn.result, turn.after.game, turn.before.game
@@ -69,9 +77,7 @@ def tap_message(turn: service.Turn, options: Options, lang: str) -> str | None:
     if error:
         return error
     if kind in ("select", "reselect"):
-        target = game.selected
-        rank = rank_name(game.waste_top if target == "waste" else game.rank_at(target))
-        return tr.gettext("%(card)s selected") % {"card": heart_name(rank, lang)}
+        return tr.gettext("%(card)s selected") % {"card": name_at(game, game.selected, lang)}
     if kind == "deselect":
         return tr.gettext("Selection cleared")
     if kind == "pair":
@@ -83,9 +89,7 @@ def tap_message(turn: service.Turn, options: Options, lang: str) -> str | None:
             "points": points,
         }
     if kind == "draw":
-        return tr.gettext("Turned over %(card)s") % {
-            "card": heart_name(rank_name(game.waste_top), lang)
-        }
+        return tr.gettext("Turned over %(card)s") % {"card": name_at(game, "waste", lang)}
     if kind == "redeal":
         return tr.gettext("The waste is the stock again")
     return None
@@ -207,7 +211,7 @@ async def deal_accept(code: str, store: StoreDep, session_id: SessionId, lang: L
 class Action:
     version: int
     elapsed: float | None
-    target: str | None
+    target: str  # "" for an undo
 
 
 URLENCODED = "application/x-www-form-urlencoded"
@@ -234,20 +238,24 @@ async def read_action(request: Request, *, with_target: bool) -> Action:
     Anything malformed is a 400."""
     form = await form_of(request)
     version = form.get("version")
-    elapsed = form.get("elapsed") or None
+    reported = form.get("elapsed") or None
     target = form.get("target")
     if not isinstance(version, str) or not version.isdigit() or len(version) > MAX_VERSION_DIGITS:
         raise HTTPException(400)
-    if elapsed is not None:
+    elapsed = None
+    if reported is not None:
         try:
-            elapsed = float(elapsed) if isinstance(elapsed, str) and len(elapsed) < 20 else None
+            if isinstance(reported, str) and len(reported) < 20:
+                elapsed = float(reported)
         except ValueError:
             elapsed = None
         if elapsed is None or not 0 <= elapsed <= MAX_ELAPSED:  # NaN fails both comparisons
             raise HTTPException(400)
-    if with_target and not (isinstance(target, str) and len(target) <= 12):
+    if not with_target:
+        return Action(int(version), elapsed, "")
+    if not (isinstance(target, str) and len(target) <= 12):
         raise HTTPException(400)
-    return Action(int(version), elapsed, target if with_target else None)
+    return Action(int(version), elapsed, target)
 
 
 async def act(
@@ -269,10 +277,10 @@ async def act(
     except StaleVersion as stale:
         return stale_answer(request, stale.current, options, lang)
     except Refused as refused:
-        text = undo_refusal(refused.error, lang)
+        refusal = undo_refusal(refused.error, lang)
         before = stored_board(refused.current, undo_url(game_id), options, lang)
         return board_answer(
-            request, refused.current, options, lang, before=before, message=text
+            request, refused.current, options, lang, before=before, message=refusal
         )
     before = stored_board(turn.before, undo_url(game_id), options, lang)
     text = message(turn, options) if turn.after is not turn.before else None
@@ -349,7 +357,9 @@ async def rules(request: Request, lang: Lang) -> Response:
 def example_line() -> tuple[HeartToHeartGame, ...]:
     """The example deal and the position after each move of the solver's winning line."""
     start = new_game(EXAMPLE_DEAL)
-    return (start, *replay(start, solve_moves(start)))
+    line = solve_moves(start)
+    assert line is not None, "the example deal is a winnable one"
+    return (start, *replay(start, line))
 
 
 def describe_move(before: HeartToHeartGame, after: HeartToHeartGame, lang: str) -> str:
@@ -357,7 +367,7 @@ def describe_move(before: HeartToHeartGame, after: HeartToHeartGame, lang: str) 
     tr = translator(lang)
     if after.removed_mask == before.removed_mask:
         if after.stock_count < before.stock_count:
-            card = heart_name(rank_name(after.waste_top), lang)
+            card = name_at(after, "waste", lang)
             return tr.gettext("Draw: %(card)s turns up on the waste.") % {"card": card}
         return tr.gettext("Redeal: the waste turns over and becomes the stock again.")
     gone = positions_of(after.removed_mask & ~before.removed_mask)

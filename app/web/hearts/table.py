@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from markupsafe import Markup
@@ -112,7 +112,7 @@ def suit_order(suits_present: set[str]) -> list[str]:
     """The present suits in an order that alternates colours as far as it can (♣ ♦ ♠ ♥ first)."""
     present = [s for s in _SUIT_ORDER if s in suits_present]
 
-    def clashes(order: tuple[str, ...]) -> int:
+    def clashes(order: Iterable[str]) -> int:
         return sum((a in _RED) == (b in _RED) for a, b in itertools.pairwise(order))
 
     # At most 24 orders; min() keeps the first best one, so the base order wins ties.
