@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal, NamedTuple
 
-from app.rules.cards import DECK_SIZE, FULL_DECK, SUIT_MASKS, card_text
+from app.rules.cards import DECK_SIZE, FULL_DECK, SUIT_MASKS, card_text, suit_of
 from app.rules.deal_codes import DealCode, DealCodeError, parse_deal_code, shuffled
 from app.rules.hearts_core import (
     HAND_SIZE,
@@ -203,7 +203,7 @@ class HandState(NamedTuple):
     (0 before the exchange and in a no-pass hand). ``trick``: the trick in progress.
     ``tricks``: this hand's finished tricks (kept after the hand until the next one).
     ``hand_points``: points taken this hand, before the moon rule. ``turn``/``moon``/``winner``
-    use -1 for none.
+    are a seat or None (the state JSON writes None as -1).
     """
 
     hand_number: int
@@ -213,13 +213,13 @@ class HandState(NamedTuple):
     passed: tuple[int, int, int, int]
     trick: tuple[PlayedCard, ...]
     tricks: tuple[Trick, ...]
-    turn: int
+    turn: int | None
     hearts_broken: bool
     hand_points: tuple[int, int, int, int]
     totals: tuple[int, int, int, int]
     hand_scores: tuple[tuple[int, int, int, int], ...]
-    moon: int
-    winner: int
+    moon: int | None
+    winner: int | None
 
 
 def parse_match_code(text: str) -> DealCode:
@@ -265,13 +265,13 @@ def _start_hand(
         passed=(0, 0, 0, 0),
         trick=(),
         tricks=(),
-        turn=-1 if passing else _holder_of_two_of_clubs(hands),
+        turn=None if passing else _holder_of_two_of_clubs(hands),
         hearts_broken=False,
         hand_points=(0, 0, 0, 0),
         totals=totals,
         hand_scores=hand_scores,
-        moon=-1,
-        winner=-1,
+        moon=None,
+        winner=None,
     )
 
 
@@ -298,8 +298,9 @@ _new_state = tuple.__new__
 
 def _apply_play(state: HandState, card: int) -> HandState:
     """The state after the seat to move plays ``card`` (already checked legal)."""
-    (hand_number, phase, hands, chosen, passed, trick, tricks, seat, broken, hand_points,
+    (hand_number, phase, hands, chosen, passed, trick, tricks, turn, broken, hand_points,
      totals, hand_scores, moon, winner) = state  # fmt: skip
+    seat: int = turn  # type: ignore[assignment]  # a seat is to move: the phase is playing
     bit = 1 << card
     h0, h1, h2, h3 = hands
     # One branch per seat builds the new hands faster than a list round trip.
@@ -340,11 +341,11 @@ def _score_hand(state: HandState) -> HandState:
     winner = match_winner(totals)
     return state._replace(
         phase="hand_over" if winner is None else "match_over",
-        turn=-1,
+        turn=None,
         totals=totals,
         hand_scores=(*state.hand_scores, scores),
-        moon=-1 if shooter is None else shooter,
-        winner=-1 if winner is None else winner,
+        moon=shooter,
+        winner=winner,
     )
 
 
@@ -352,8 +353,8 @@ def _why_illegal(state: HandState, card: int) -> IllegalPlay:
     """Why ``card``, which is in the hand of the seat to move but not legal, may not be played."""
     name = card_text(card)
     if state.trick:
-        led = state.trick[0].card // 13
-        if state.hands[state.turn] & SUIT_MASKS[led]:
+        led = suit_of(state.trick[0].card)
+        if state.hands[state.turn] & SUIT_MASKS[led]:  # type: ignore[index]
             return IllegalPlay(
                 "follow_suit", f"{name} does not follow suit; play a card of the suit led."
             )
@@ -433,8 +434,7 @@ class HeartsMatch:
 
     @property
     def turn(self) -> int | None:
-        turn = self._state.turn
-        return None if turn < 0 else turn
+        return self._state.turn
 
     @property
     def pass_direction(self) -> str:
@@ -446,11 +446,11 @@ class HeartsMatch:
         if self._legal_at is st:
             return self._legal
         turn = st.turn
-        if turn < 0:
+        if turn is None:
             legal = 0
         else:
             trick = st.trick
-            led = trick[0].card // 13 if trick else -1
+            led = suit_of(trick[0].card) if trick else -1
             legal = legal_mask(st.hands[turn], led, not st.tricks, st.hearts_broken)
         # States are immutable, so the mask holds as long as this very state is current.
         self._legal_at, self._legal = st, legal
@@ -482,7 +482,7 @@ class HeartsMatch:
             received=st.passed[pass_source(seat, direction)] if exchanged else None,
             trick=st.trick,
             tricks=st.tricks,
-            turn=None if st.turn < 0 else st.turn,
+            turn=st.turn,
             hearts_broken=st.hearts_broken,
             hand_points=st.hand_points,
             totals=st.totals,
@@ -494,8 +494,8 @@ class HeartsMatch:
                 hands[3].bit_count(),
             ),
             legal=legal,
-            moon=None if st.moon < 0 else st.moon,
-            winner=None if st.winner < 0 else st.winner,
+            moon=st.moon,
+            winner=st.winner,
             pass_choice=st.chosen[seat],
         )
 
@@ -533,7 +533,7 @@ class HeartsMatch:
         """
         st = self._state
         turn = st.turn
-        if turn < 0:
+        if turn is None:
             raise WrongPhase("not_playing", "No card can be played now.")
         if seat is not None and seat != turn:
             raise IllegalPlay("not_your_turn", "It is not your turn.")
@@ -549,7 +549,7 @@ class HeartsMatch:
         if turn == HUMAN:
             self._undo.append(st)
         new = _apply_play(st, card)
-        if new.turn < 0:
+        if new.turn is None:
             # The hand is scored, and a scored hand is final.
             self._undo.clear()
         self._state = new
@@ -619,8 +619,8 @@ class HeartsMatch:
                 "tricks": [[t.leader, *(p.card for p in t.cards)] for t in st.tricks],
                 "totals": list(st.totals),
                 "hand_scores": [list(row) for row in st.hand_scores],
-                "moon": st.moon,
-                "winner": st.winner,
+                "moon": _seat_to_json(st.moon),
+                "winner": _seat_to_json(st.winner),
                 **_moment_to_json(st),
             },
             "undo": [_moment_to_json(snap) for snap in self._undo],
@@ -657,10 +657,21 @@ def _moment_to_json(st: HandState) -> dict[str, Any]:
         "hands": list(st.hands),
         "trick": [trick[0].seat, *(p.card for p in trick)] if trick else [],
         "done": len(st.tricks),
-        "turn": st.turn,
+        "turn": _seat_to_json(st.turn),
         "hearts_broken": st.hearts_broken,
         "hand_points": list(st.hand_points),
     }
+
+
+def _seat_to_json(seat: int | None) -> int:
+    return -1 if seat is None else seat
+
+
+def _seat_from_json(value: Any, what: str) -> int | None:
+    """A seat or -1 (none) as saved; raises for anything else."""
+    if not _is_int(value, -1, NUM_SEATS - 1):
+        raise _invalid_state(f"{what} out of range")
+    return None if value == -1 else value
 
 
 def _is_int(value: Any, low: int, high: int) -> bool:
@@ -704,8 +715,8 @@ def _moment_from_json(base: HandState, data: dict[str, Any]) -> HandState:
     done = data["done"]
     if not _is_int(done, 0, len(base.tricks)):
         raise _invalid_state("finished tricks out of range")
-    turn = data["turn"]
-    if not _is_int(turn, -1, NUM_SEATS - 1) or (turn >= 0) != (base.phase == "playing"):
+    turn = _seat_from_json(data["turn"], "turn")
+    if (turn is not None) != (base.phase == "playing"):
         raise _invalid_state("turn does not fit the phase")
     if type(data["hearts_broken"]) is not bool:
         raise _invalid_state("hearts_broken is true or false")
@@ -730,9 +741,8 @@ def _state_from_json(data: dict[str, Any]) -> HandState:
             raise _invalid_state("a finished trick has four cards")
         finished.append(_trick_from_json(*trick))
     big = 2**31
-    moon, winner = data["moon"], data["winner"]
-    if not (_is_int(moon, -1, NUM_SEATS - 1) and _is_int(winner, -1, NUM_SEATS - 1)):
-        raise _invalid_state("moon or winner out of range")
+    moon = _seat_from_json(data["moon"], "moon")
+    winner = _seat_from_json(data["winner"], "winner")
     hand_number = data["hand_number"]
     if not _is_int(hand_number, 1, big):
         raise _invalid_state("hand_number out of range")
@@ -744,7 +754,7 @@ def _state_from_json(data: dict[str, Any]) -> HandState:
         passed=_four(data["passed"], 0, FULL_DECK, "passed"),
         trick=(),
         tricks=tuple(finished),
-        turn=-1,
+        turn=None,
         hearts_broken=False,
         hand_points=(0, 0, 0, 0),
         totals=_four(data["totals"], 0, big, "totals"),

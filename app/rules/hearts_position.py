@@ -87,8 +87,8 @@ def _trick(cards: tuple[PlayedCard, ...]) -> str:
     return f"{cards[0].seat}:" + "".join(_card(p.card) for p in cards) if cards else NONE
 
 
-def _seat(seat: int) -> str:
-    return NONE if seat < 0 else str(seat)
+def _seat(seat: int | None) -> str:
+    return NONE if seat is None else str(seat)
 
 
 def _numbers(values: tuple[int, ...]) -> str:
@@ -160,9 +160,9 @@ def _read_finished(text: str) -> Trick:
     return Trick(cards[0].seat, cards, trick_winner(cards[0].seat, played), points_of(mask))
 
 
-def _read_seat(text: str) -> int:
+def _read_seat(text: str) -> int | None:
     if text == NONE:
-        return -1
+        return None
     if text not in ("0", "1", "2", "3"):
         raise _bad(f"a seat is 0 to 3 or '-': {text!r}")
     return int(text)
@@ -203,7 +203,7 @@ def parse_position(text: str) -> HeartsMatch:
     tricks = tuple(map(_read_finished, _items(field["tricks"], ",")))
     scores = tuple(map(_read_numbers, _items(field["scores"], ";")))
     turn = _read_seat(field["turn"])
-    if (turn >= 0) != (field["phase"] == "playing"):
+    if (turn is not None) != (field["phase"] == "playing"):
         raise _bad("a seat has the turn exactly in the playing phase")
     _check_deck(hands, trick, tricks)
     taken = [0, 0, 0, 0]

@@ -12,7 +12,7 @@ from app.rules.hearts_core import nth_card
 
 def rule(match: HeartsMatch) -> int:
     st = match.state
-    if st.turn < 0:
+    if st.turn is None:
         return 0
     led = st.trick[0].card // 13 if st.trick else -1
     return legal_mask(st.hands[st.turn], led, not st.tricks, st.hearts_broken)

@@ -66,20 +66,20 @@ def check_rules(match: HeartsMatch) -> int:
     for seat in range(4):
         assert s.hands[seat].bit_count() == 13 - done - (seat in in_trick)
 
-    assert (s.turn >= 0) == (s.phase == "playing")
+    assert (s.turn is not None) == (s.phase == "playing")
     assert s.phase in ("passing", "playing") or done == 13
     assert len(s.hand_scores) == s.hand_number - (s.phase in ("passing", "playing"))
     if s.phase in ("hand_over", "match_over"):
         assert sum(s.hand_points) == TOTAL_POINTS
         assert s.hand_scores[-1] == moon_scores(s.hand_points)[0]
-        assert s.moon == (s.hand_points.index(26) if 26 in s.hand_points else -1)
+        assert s.moon == (s.hand_points.index(26) if 26 in s.hand_points else None)
     assert s.totals == (tuple(map(sum, zip(*s.hand_scores, strict=True))) or (0, 0, 0, 0))
     if s.phase == "match_over":
         assert max(s.totals) >= MATCH_TARGET
         assert s.totals.count(min(s.totals)) == 1
         assert s.winner == s.totals.index(min(s.totals))
     else:
-        assert s.winner == -1
+        assert s.winner is None
         if s.phase == "hand_over":
             assert max(s.totals) < MATCH_TARGET or s.totals.count(min(s.totals)) > 1
     return played
