@@ -11,9 +11,8 @@ then costs dictionary lookups, not template runs.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from fastapi.responses import HTMLResponse
 from markupsafe import Markup
@@ -23,26 +22,32 @@ from app.web.templating import language, templates
 SHARED_TEMPLATE = "_pieces.html"
 
 
-@dataclass(frozen=True, slots=True)
-class Piece:
+class Piece(NamedTuple):
     """One piece: ``macro(*args, **dict(extra))``. Two pieces are the same when their macro and
     arguments are; ``extra`` arguments are drawn but not compared (the page keeps them up to
     date another way). ``inside`` names the piece that draws this one too: when both changed,
-    only that one is sent."""
+    only that one is sent. (A named tuple: a tap builds and compares dozens of them.)"""
 
     macro: str
     args: tuple[Any, ...] = ()
-    extra: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
-    inside: str | None = field(default=None, compare=False)
+    extra: tuple[tuple[str, Any], ...] = ()
+    inside: str | None = None
 
 
 Pieces = dict[str, Piece]  # by element id, in the order an answer sends them
 
 
 def changed(before: Pieces | None, after: Pieces) -> list[str]:
-    """The ids of the pieces of ``after`` that differ from ``before`` (all when None), less
-    those inside another piece that is sent."""
-    names = [name for name, piece in after.items() if before is None or before.get(name) != piece]
+    """The ids of the pieces of ``after`` whose macro or arguments differ from ``before`` (all
+    when None), less those inside another piece that is sent."""
+    if before is None:
+        names = list(after)
+    else:
+        names = []
+        for name, piece in after.items():
+            old = before.get(name)
+            if old is None or old.args != piece.args or old.macro != piece.macro:
+                names.append(name)
     sent = set(names)
     return [name for name in names if after[name].inside not in sent]
 
@@ -68,14 +73,16 @@ def render_once(template: str, piece: Piece, lang: str, *, oob: bool = False) ->
 
 def render_all(template: str, pieces: Pieces, names: Iterable[str], lang: str) -> Markup:
     """The named pieces as out-of-band swaps."""
-    return Markup("").join(render(template, pieces[name], lang, oob=True) for name in names)
+    # Pieces are markup already: joined as text, not escaped one by one again.
+    return Markup("".join([render(template, pieces[name], lang, oob=True) for name in names]))
 
 
 def status(message: str | None) -> Markup:
     """The status line's new text (the live region itself stays, so it is announced)."""
     if not message:
         return Markup("")
-    return render_once(SHARED_TEMPLATE, Piece("status", (message,)), "en", oob=True)
+    # Kept like any piece: a game says the same few things again and again.
+    return render(SHARED_TEMPLATE, Piece("status", (message,)), "en", oob=True)
 
 
 def answer(body: Markup, status_code: int = 200) -> HTMLResponse:

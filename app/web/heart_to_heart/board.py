@@ -112,12 +112,10 @@ def changes(before: Pieces | None, after: Pieces, lang: str) -> Markup:
     """The pieces of ``after`` that differ from ``before`` (all when None), as out-of-band
     swaps: the whole heart when many of its cards changed."""
     names = changed(before, after)
-    out = []
     if sum(name in HEART_NAMES for name in names) > WHOLE_HEART_OVER:
         names = [name for name in names if name not in HEART_NAMES]
-        out.append(heart(after, lang, oob=True))
-    out.append(render_all(TEMPLATE, after, names, lang))
-    return Markup("").join(out)
+        return heart(after, lang, oob=True) + render_all(TEMPLATE, after, names, lang)
+    return render_all(TEMPLATE, after, names, lang)
 
 
 def piece_renderer(board: Pieces, lang: str) -> Callable[[str], Markup]:

@@ -1,13 +1,9 @@
 """Heart to Heart pages: the game, deal URLs, taps answered with out-of-band swaps, options,
 new games, the rules and the examples.
 
-The board is a set of *pieces*, each an element with a stable id (heart positions ``p0``…``p24``,
-``h2h-stock``, ``h2h-waste``, the info-bar values, the version, undo, the dialog slot, the
-placement-help sets). A piece is described by a tuple of the arguments of its macro in
-``_pieces.html``; a tap compares the tuples before and after and renders only those that
-differ, as ``hx-swap-oob`` elements. A card whose placement help alone changed is not sent: the
-help piece is, and static/js/placement-help.js applies it (see :class:`Board`). Without
-JavaScript the same routes answer the full page, placement help rendered on every card.
+A tap or an undo goes to the service (app/web/heart_to_heart/service.py), which applies it; the
+page answers with the pieces of the board that changed (app/web/heart_to_heart/board.py) and
+the status line. Without JavaScript the same routes answer the full page.
 
 Unfinished games (contract: "at least one move … that is not over"): a stalemate is not over
 here. Undo leads out of it (heart-to-heart.md, "Undo"), and the player may want to try another
