@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -56,6 +57,8 @@ class Settings(BaseSettings):
     secret_key: str = Field(default="", repr=False)
     secure_cookies: bool = False
     game_ttl_days: int = Field(default=30, ge=1)
+    # Where players reach the site, for links they copy elsewhere; "" gives relative links.
+    public_url: str = ""
 
     @field_validator("secret_key")
     @classmethod
@@ -66,6 +69,27 @@ class Settings(BaseSettings):
                 " make one with: python3 -c 'import secrets; print(secrets.token_urlsafe(32))'"
             )
         return key
+
+    @field_validator("public_url")
+    @classmethod
+    def _a_site(cls, url: str) -> str:
+        if not url:
+            return url
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or (
+            parts.fragment or url.endswith(("?", "#"))
+        ):
+            raise ValueError(
+                f"CARDROOM_PUBLIC_URL must be the site's address, like https://cards.example,"
+                f" not {url!r}"
+            )
+        return url.rstrip("/")
+
+    def public_link(self, path: str) -> str:
+        """A link to ``path`` (``/hearts/deal/…``) to be pasted elsewhere: absolute under
+        ``public_url`` when it is set, else relative (the page makes it absolute when it copies
+        it). Never built from the request's Host header, which the client chooses."""
+        return self.public_url + path
 
     @model_validator(mode="after")
     def _fill_secret_key(self) -> Settings:

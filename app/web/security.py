@@ -7,6 +7,8 @@ than the framework's floor).
 - Request bodies over ``MAX_BODY`` are refused with 413, by ``Content-Length`` up front and by
   counting when the body arrives in chunks.
 - Every response gets the CSP and the other protective headers.
+- Every answer but a static file gets ``Cache-Control: no-store`` unless it chose its own: pages
+  and API answers hold a player's game or profile, which no shared cache may keep or replay.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ _COMMON_HEADERS = [
     (b"cross-origin-opener-policy", b"same-origin"),
 ]
 PAGE_HEADERS = [(b"content-security-policy", CSP.encode()), *_COMMON_HEADERS]
+NO_STORE = (b"cache-control", b"no-store")
+STATIC_PREFIX = "/static/"
 DOCS_HEADERS = [(b"content-security-policy", DOCS_CSP.encode()), *_COMMON_HEADERS]
 
 
@@ -100,6 +104,7 @@ class SecurityMiddleware:
             return
 
         extra = DOCS_HEADERS if scope["path"].startswith("/docs") else PAGE_HEADERS
+        cacheable = scope["path"].startswith(STATIC_PREFIX)
         started = False
         received = 0
         max_body = self.max_body
@@ -117,7 +122,10 @@ class SecurityMiddleware:
             nonlocal started
             if message["type"] == "http.response.start":
                 started = True
-                message["headers"] = [*message.get("headers", ()), *extra]
+                headers = [*message.get("headers", ()), *extra]
+                if not cacheable and all(key != b"cache-control" for key, _ in headers):
+                    headers.append(NO_STORE)
+                message["headers"] = headers
             await send(message)
 
         try:
