@@ -80,6 +80,8 @@ WAL_RESTART_FRAMES = 4000
 PURGE_EVERY = 3600.0
 PURGE_BATCH = 500
 BUSY_GIVE_UP = 5.0
+# A readiness probe must answer before its own timeout: a lock held this long is not a blip.
+PING_GIVE_UP = 1.0
 BUSY_FIRST_DELAY = 0.001
 BUSY_MAX_DELAY = 0.025
 MAINTENANCE_BUSY_TIMEOUT_MS = 5000
@@ -169,7 +171,10 @@ class SqliteStore:
 
     # -- running inline --------------------------------------------------------------------
 
-    async def _run(self, work: Callable[[], T]) -> T:
+    async def _run(self, work: Callable[[], T], give_up: float | None = None) -> T:
+        """``work()``, retried while the file is locked, for ``give_up`` seconds at most
+        (BUSY_GIVE_UP by default); then StoreError."""
+        give_up = BUSY_GIVE_UP if give_up is None else give_up
         delay = BUSY_FIRST_DELAY
         give_up_at: float | None = None
         while True:
@@ -180,9 +185,9 @@ class SqliteStore:
                     raise StoreError(f"SQLite store: {exc}") from exc
             now = time.monotonic()
             if give_up_at is None:
-                give_up_at = now + BUSY_GIVE_UP
+                give_up_at = now + give_up
             elif now >= give_up_at:
-                raise StoreError(f"SQLite store stayed locked for {BUSY_GIVE_UP} s")
+                raise StoreError(f"SQLite store stayed locked for {give_up} s")
             await asyncio.sleep(delay)
             delay = min(delay * 2, BUSY_MAX_DELAY)
 
@@ -321,7 +326,13 @@ class SqliteStore:
 
     async def ping(self) -> None:
         conn = self._db()
-        await self._run(lambda: conn.execute("SELECT 1 FROM games LIMIT 1").fetchall())
+
+        def read() -> None:
+            conn.execute("SELECT 1 FROM games LIMIT 1").fetchall()
+
+        # Reads go on while another process holds the write lock, but no move could be saved:
+        # taking the write lock (and writing nothing) tells.
+        await self._run(lambda: _write(conn, read), PING_GIVE_UP)
 
     async def close(self) -> None:
         if self._closed:
