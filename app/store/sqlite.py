@@ -32,7 +32,6 @@ One store object per process and event loop: the connections must not cross a fo
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 import sqlite3
@@ -41,7 +40,15 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from app.store import Clock, StoredGame, StoreError, dump_json, new_game_id
+from app.store import (
+    Clock,
+    GameUnreadable,
+    StoredGame,
+    StoreError,
+    dump_json,
+    load_object,
+    new_game_id,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -98,8 +105,11 @@ def _is_busy(exc: sqlite3.Error) -> bool:
 def _game(row: tuple[Any, ...] | None) -> StoredGame | None:
     if row is None:
         return None
-    game_id, kind, version, state, updated_at = row
-    return StoredGame(game_id, kind, version, json.loads(state), updated_at)
+    game_id, kind, version, text, updated_at = row
+    state = load_object(text)
+    if state is None:
+        raise GameUnreadable(f"game {game_id}: the stored state is not a JSON object")
+    return StoredGame(game_id, kind, version, state, updated_at)
 
 
 def _connect(path: str, busy_timeout_ms: int) -> sqlite3.Connection:
@@ -284,7 +294,7 @@ class SqliteStore:
                 "SELECT version, data FROM profiles WHERE session_id = ? AND updated_at >= ?",
                 (session_id, self._cutoff()),
             ).fetchone()
-            return (0, {}) if row is None else (row[0], json.loads(row[1]))
+            return (0, {}) if row is None else (row[0], load_object(row[1]) or {})
 
         return await self._run(read)
 
