@@ -55,6 +55,7 @@ def create_app(
         title="Cardroom",
         summary="Heart to Heart patience and Hearts against three bots.",
         lifespan=lifespan,
+        docs_url=None,  # app/web/api_docs.py serves /docs
         redoc_url=None,
     )
     application.state.settings = settings

@@ -26,12 +26,6 @@ CSP = (
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
     "form-action 'self'; frame-ancestors 'none'"
 )
-# FastAPI's /docs page loads Swagger UI from its CDN with an inline bootstrap script.
-DOCS_CSP = (
-    "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-    "style-src 'self' https://cdn.jsdelivr.net; img-src 'self' data: https://fastapi.tiangolo.com; "
-    "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
-)
 _COMMON_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"same-origin"),
@@ -41,7 +35,6 @@ _COMMON_HEADERS = [
 PAGE_HEADERS = [(b"content-security-policy", CSP.encode()), *_COMMON_HEADERS]
 NO_STORE = (b"cache-control", b"no-store")
 STATIC_PREFIX = "/static/"
-DOCS_HEADERS = [(b"content-security-policy", DOCS_CSP.encode()), *_COMMON_HEADERS]
 
 
 class BodyTooLarge(HTTPException):
@@ -103,7 +96,6 @@ class SecurityMiddleware:
             await _refuse(send, 413, "body_too_large", "The request body is too large.")
             return
 
-        extra = DOCS_HEADERS if scope["path"].startswith("/docs") else PAGE_HEADERS
         cacheable = scope["path"].startswith(STATIC_PREFIX)
         started = False
         received = 0
@@ -122,7 +114,8 @@ class SecurityMiddleware:
             nonlocal started
             if message["type"] == "http.response.start":
                 started = True
-                headers = [*message.get("headers", ()), *extra]
+                # /docs too: Swagger UI runs from this site's files (app/web/api_docs.py).
+                headers = [*message.get("headers", ()), *PAGE_HEADERS]
                 if not cacheable and all(key != b"cache-control" for key, _ in headers):
                     headers.append(NO_STORE)
                 message["headers"] = headers
