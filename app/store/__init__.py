@@ -146,6 +146,16 @@ def load_object(text: str) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
+def stored_game(
+    game_id: str, kind: str, version: int, text: str, updated_at: float
+) -> StoredGame:
+    """A game as a backend read it; GameUnreadable when its state is not a JSON object."""
+    state = load_object(text)
+    if state is None:
+        raise GameUnreadable(f"game {game_id}: the stored state is not a JSON object")
+    return StoredGame(game_id, kind, version, state, updated_at)
+
+
 def ttl_seconds(ttl_days: int) -> int:
     if isinstance(ttl_days, bool) or not isinstance(ttl_days, int) or ttl_days < 1:
         raise StoreError(f"the game TTL must be a whole number of days, at least 1: {ttl_days!r}")

@@ -30,6 +30,7 @@ from app.store import (
     dump_json,
     load_object,
     new_game_id,
+    stored_game,
 )
 
 # KEYS: the game, the session's current-game hash.
@@ -65,13 +66,9 @@ MAX_CONNECTIONS = 50  # per process; more requests in flight queue for a connect
 def _game(game_id: str, fields: dict[str, str], session_id: str) -> StoredGame | None:
     if fields.get("session") != session_id:
         return None
-    state = load_object(fields.get("state", ""))
     try:
-        if state is None:
-            raise ValueError("the stored state is not a JSON object")
-        return StoredGame(
-            game_id, fields["kind"], int(fields["version"]), state, float(fields["updated_at"])
-        )
+        kind, version, updated_at = fields["kind"], int(fields["version"]), fields["updated_at"]
+        return stored_game(game_id, kind, version, fields["state"], float(updated_at))
     except (KeyError, ValueError) as exc:
         raise GameUnreadable(f"game {game_id}: {exc!r}") from exc
 

@@ -42,12 +42,12 @@ from typing import Any, TypeVar
 
 from app.store import (
     Clock,
-    GameUnreadable,
     StoredGame,
     StoreError,
     dump_json,
     load_object,
     new_game_id,
+    stored_game,
 )
 
 logger = logging.getLogger(__name__)
@@ -103,13 +103,7 @@ def _is_busy(exc: sqlite3.Error) -> bool:
 
 
 def _game(row: tuple[Any, ...] | None) -> StoredGame | None:
-    if row is None:
-        return None
-    game_id, kind, version, text, updated_at = row
-    state = load_object(text)
-    if state is None:
-        raise GameUnreadable(f"game {game_id}: the stored state is not a JSON object")
-    return StoredGame(game_id, kind, version, state, updated_at)
+    return None if row is None else stored_game(*row)
 
 
 def _connect(path: str, busy_timeout_ms: int) -> sqlite3.Connection:
