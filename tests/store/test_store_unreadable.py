@@ -17,6 +17,7 @@ from app.web.profile import (
     PROFILE_VERSION,
     load_profile,
     record_heart_to_heart_game,
+    record_hearts_match,
     update_profile,
 )
 
@@ -68,6 +69,20 @@ async def test_a_readable_profile_is_read_as_it_is(store, new_session):
     alice = new_session()
     await update_profile(store, alice, lambda data: data.update(GOOD_PROFILE))
     assert (await load_profile(store, alice)).data == GOOD_PROFILE
+
+
+async def test_what_this_version_writes_it_reads_back(store, new_session):
+    """Guards the checks: a writer that stores a value of another type would lose profiles."""
+    alice = new_session()
+    await update_profile(store, alice, lambda data: data.update(lang="vi"))
+    await record_heart_to_heart_game(store, alice, won=True, seconds=95, moves=70)
+    await record_heart_to_heart_game(store, alice, won=False, seconds=5, moves=2)
+    await record_hearts_match(store, alice, won=True, hand_points=[0, 26, 4], moons=1)
+    written = (await update_profile(
+        store, alice, lambda data: data.update(h2h_options={"placement_help": False}))).data
+    assert (await load_profile(store, alice)).data == written
+    assert written["stats"]["heart_to_heart"]["played"] == 2
+    assert written["stats"]["hearts"]["moons"] == 1
 
 
 @pytest.mark.parametrize("text", BAD_JSON + [json.dumps(p) for p in DAMAGED_PROFILES])
