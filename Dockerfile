@@ -4,9 +4,11 @@
 FROM node:20-bookworm-slim AS assets
 WORKDIR /build
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund \
- && mkdir -p static/vendor \
- && cp node_modules/htmx.org/dist/htmx.min.js static/vendor/
+RUN npm ci --no-audit --no-fund --ignore-scripts \
+ && mkdir -p static/vendor/swagger-ui \
+ && cp node_modules/htmx.org/dist/htmx.min.js static/vendor/ \
+ && cp node_modules/swagger-ui-dist/swagger-ui-bundle.js node_modules/swagger-ui-dist/swagger-ui.css \
+       static/vendor/swagger-ui/
 
 FROM python:3.11-slim-bookworm AS app
 ENV PYTHONDONTWRITEBYTECODE=1 \

@@ -4,11 +4,12 @@ VENV := .venv
 PY := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 HTMX := static/vendor/htmx.min.js
+SWAGGER_UI := $(addprefix static/vendor/swagger-ui/,swagger-ui-bundle.js swagger-ui.css)
 CHROMIUM := /usr/bin/chromium
 
 .PHONY: setup run test test-fast bench lint browser screenshots
 
-setup: $(INSTALLED) $(HTMX)
+setup: $(INSTALLED) $(HTMX) $(SWAGGER_UI)
 
 $(INSTALLED): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -16,12 +17,18 @@ $(INSTALLED): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $@
 
+# --ignore-scripts: the packages are plain files; swagger-ui-dist's dependency would otherwise
+# run an install script that reports the download.
 node_modules/.package-lock.json: package.json package-lock.json
-	npm ci --no-audit --no-fund
+	npm ci --no-audit --no-fund --ignore-scripts
 
 $(HTMX): node_modules/.package-lock.json
 	mkdir -p $(dir $@)
 	cp node_modules/htmx.org/dist/htmx.min.js $@
+
+static/vendor/swagger-ui/%: node_modules/.package-lock.json
+	mkdir -p $(dir $@)
+	cp node_modules/swagger-ui-dist/$* $@
 
 # Debian's Chromium drives the browser tests; Playwright's own browser download is not used.
 browser:

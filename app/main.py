@@ -11,7 +11,7 @@ from fastapi.staticfiles import StaticFiles
 
 from app.settings import Settings
 from app.store import open_store
-from app.web import home
+from app.web import api_docs, home
 from app.web.errors import install_error_handlers
 from app.web.heart_to_heart import api as heart_to_heart_api
 from app.web.heart_to_heart import pages as heart_to_heart_pages
@@ -29,6 +29,7 @@ ROUTERS = (
     hearts_pages.router,
     heart_to_heart_api.router,
     hearts_api.router,
+    api_docs.router,
 )
 
 
@@ -55,6 +56,7 @@ def create_app(
         title="Cardroom",
         summary="Heart to Heart patience and Hearts against three bots.",
         lifespan=lifespan,
+        docs_url=None,  # app/web/api_docs.py serves /docs
         redoc_url=None,
     )
     application.state.settings = settings

@@ -26,7 +26,7 @@ def pytest_collection_modifyitems(config, items):
 def settings(tmp_path) -> Settings:
     return Settings(
         store_url=f"sqlite:///{tmp_path / 'cardroom.sqlite3'}",
-        secret_key="test-secret-key",
+        secret_key="test-secret-key-long-enough-for-the-check",
         secure_cookies=False,
         game_ttl_days=30,
     )

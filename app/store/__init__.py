@@ -9,18 +9,39 @@ States and profiles are stored as JSON: give plain dicts, lists, strings, number
 None (tuples come back as lists, dict keys as strings; NaN is refused).
 
 Expiry: a game or profile not written for `ttl_days` is gone. Reads do not extend its life.
+
+Damage: what cannot be read is treated as absent, never as an error of the request. A profile
+whose JSON is not an object reads as `{}` (with its version, so the next write replaces it); a
+game whose JSON is not an object raises `GameUnreadable` from `get` and `current`, as a game's
+loader does for a state it cannot read (a newer version, a wrong shape), and `read_game` turns
+either into `Unreadable`, for the caller to start afresh.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
-__all__ = ["Clock", "GameStore", "StoreError", "StoredGame", "new_game_id", "open_store"]
+__all__ = [
+    "Clock",
+    "GameStore",
+    "GameUnreadable",
+    "StoreError",
+    "StoredGame",
+    "Unreadable",
+    "new_game_id",
+    "open_store",
+    "read_game",
+]
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 Clock = Callable[[], float]
 
@@ -32,6 +53,12 @@ SECONDS_PER_DAY = 86_400
 
 class StoreError(Exception):
     """The store cannot be used: a bad URL or settings, or the backend is unreachable or broken."""
+
+
+class GameUnreadable(Exception):
+    """A stored game that this version cannot read. The stores raise it for a state that is not
+    a JSON object; a game's loader raises it for a state written by a newer version or of the
+    wrong shape. :func:`read_game` turns it into :class:`Unreadable`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +100,33 @@ class GameStore(Protocol):
     async def close(self) -> None: ...
 
 
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """:func:`read_game`'s answer for a game that is stored but cannot be read."""
+
+    reason: str
+
+
+async def read_game(
+    fetch: Awaitable[StoredGame | None], load: Callable[[StoredGame], T]
+) -> tuple[StoredGame, T] | Unreadable | None:
+    """The game ``fetch`` finds (``store.get(...)`` or ``store.current(...)``) with
+    ``load(stored)``, its rules object; None when there is no such game.
+
+    A game that cannot be read (the store's or ``load``'s :class:`GameUnreadable`) gives
+    :class:`Unreadable`: treat it as absent (start a new game, tell the player in a short
+    notice), never as an error, or a damaged game would lock its browser out until it expires.
+    """
+    try:
+        stored = await fetch
+        if stored is None:
+            return None
+        return stored, load(stored)
+    except GameUnreadable as exc:
+        logger.warning("a stored game cannot be read, so it counts as absent: %s", exc)
+        return Unreadable(str(exc))
+
+
 def new_game_id() -> str:
     """96 random bits, URL-safe: unguessable, so a game id alone reveals nothing."""
     return secrets.token_urlsafe(12)
@@ -80,6 +134,26 @@ def new_game_id() -> str:
 
 def dump_json(value: dict[str, Any]) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def load_object(text: str) -> dict[str, Any] | None:
+    """The JSON object stored as ``text``, or None when it is not one (cut short, edited by
+    hand, written by something else)."""
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def stored_game(
+    game_id: str, kind: str, version: int, text: str, updated_at: float
+) -> StoredGame:
+    """A game as a backend read it; GameUnreadable when its state is not a JSON object."""
+    state = load_object(text)
+    if state is None:
+        raise GameUnreadable(f"game {game_id}: the stored state is not a JSON object")
+    return StoredGame(game_id, kind, version, state, updated_at)
 
 
 def ttl_seconds(ttl_days: int) -> int:

@@ -13,7 +13,6 @@ executes atomically: no other command can come between the version check and the
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -23,7 +22,16 @@ from urllib.parse import urlsplit
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from app.store import Clock, StoredGame, StoreError, dump_json, new_game_id
+from app.store import (
+    Clock,
+    GameUnreadable,
+    StoredGame,
+    StoreError,
+    dump_json,
+    load_object,
+    new_game_id,
+    stored_game,
+)
 
 # KEYS: the game, the session's current-game hash.
 # ARGV: session id, expected version, new state, updated_at, ttl in seconds.
@@ -58,13 +66,11 @@ MAX_CONNECTIONS = 50  # per process; more requests in flight queue for a connect
 def _game(game_id: str, fields: dict[str, str], session_id: str) -> StoredGame | None:
     if fields.get("session") != session_id:
         return None
-    return StoredGame(
-        game_id,
-        fields["kind"],
-        int(fields["version"]),
-        json.loads(fields["state"]),
-        float(fields["updated_at"]),
-    )
+    try:
+        kind, version, updated_at = fields["kind"], int(fields["version"]), fields["updated_at"]
+        return stored_game(game_id, kind, version, fields["state"], float(updated_at))
+    except (KeyError, ValueError) as exc:
+        raise GameUnreadable(f"game {game_id}: {exc!r}") from exc
 
 
 @asynccontextmanager
@@ -167,7 +173,7 @@ class RedisStore:
             )
         if version is None or data is None:
             return 0, {}
-        return int(version), json.loads(data)
+        return int(version), load_object(data) or {}
 
     async def put_profile(self, session_id: str, version: int, data: dict[str, Any]) -> bool:
         async with _errors():

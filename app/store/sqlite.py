@@ -32,7 +32,6 @@ One store object per process and event loop: the connections must not cross a fo
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 import sqlite3
@@ -41,7 +40,15 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from app.store import Clock, StoredGame, StoreError, dump_json, new_game_id
+from app.store import (
+    Clock,
+    StoredGame,
+    StoreError,
+    dump_json,
+    load_object,
+    new_game_id,
+    stored_game,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -80,6 +87,8 @@ WAL_RESTART_FRAMES = 4000
 PURGE_EVERY = 3600.0
 PURGE_BATCH = 500
 BUSY_GIVE_UP = 5.0
+# A readiness probe must answer before its own timeout: a lock held this long is not a blip.
+PING_GIVE_UP = 1.0
 BUSY_FIRST_DELAY = 0.001
 BUSY_MAX_DELAY = 0.025
 MAINTENANCE_BUSY_TIMEOUT_MS = 5000
@@ -94,10 +103,7 @@ def _is_busy(exc: sqlite3.Error) -> bool:
 
 
 def _game(row: tuple[Any, ...] | None) -> StoredGame | None:
-    if row is None:
-        return None
-    game_id, kind, version, state, updated_at = row
-    return StoredGame(game_id, kind, version, json.loads(state), updated_at)
+    return None if row is None else stored_game(*row)
 
 
 def _connect(path: str, busy_timeout_ms: int) -> sqlite3.Connection:
@@ -169,7 +175,10 @@ class SqliteStore:
 
     # -- running inline --------------------------------------------------------------------
 
-    async def _run(self, work: Callable[[], T]) -> T:
+    async def _run(self, work: Callable[[], T], give_up: float | None = None) -> T:
+        """``work()``, retried while the file is locked, for ``give_up`` seconds at most
+        (BUSY_GIVE_UP by default); then StoreError."""
+        give_up = BUSY_GIVE_UP if give_up is None else give_up
         delay = BUSY_FIRST_DELAY
         give_up_at: float | None = None
         while True:
@@ -180,9 +189,9 @@ class SqliteStore:
                     raise StoreError(f"SQLite store: {exc}") from exc
             now = time.monotonic()
             if give_up_at is None:
-                give_up_at = now + BUSY_GIVE_UP
+                give_up_at = now + give_up
             elif now >= give_up_at:
-                raise StoreError(f"SQLite store stayed locked for {BUSY_GIVE_UP} s")
+                raise StoreError(f"SQLite store stayed locked for {give_up} s")
             await asyncio.sleep(delay)
             delay = min(delay * 2, BUSY_MAX_DELAY)
 
@@ -279,7 +288,7 @@ class SqliteStore:
                 "SELECT version, data FROM profiles WHERE session_id = ? AND updated_at >= ?",
                 (session_id, self._cutoff()),
             ).fetchone()
-            return (0, {}) if row is None else (row[0], json.loads(row[1]))
+            return (0, {}) if row is None else (row[0], load_object(row[1]) or {})
 
         return await self._run(read)
 
@@ -321,7 +330,13 @@ class SqliteStore:
 
     async def ping(self) -> None:
         conn = self._db()
-        await self._run(lambda: conn.execute("SELECT 1 FROM games LIMIT 1").fetchall())
+
+        def read() -> None:
+            conn.execute("SELECT 1 FROM games LIMIT 1").fetchall()
+
+        # Reads go on while another process holds the write lock, but no move could be saved:
+        # taking the write lock (and writing nothing) tells.
+        await self._run(lambda: _write(conn, read), PING_GIVE_UP)
 
     async def close(self) -> None:
         if self._closed:

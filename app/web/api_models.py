@@ -249,13 +249,14 @@ def error_responses(*statuses: int, conflict: type[BaseModel] | None = None) -> 
         409: "Stale version or an action the rules refuse; the current state is under state.",
         413: "The request body is over 16 KB.",
         422: "Malformed input.",
+        503: "The store of games cannot be reached or stays locked; try again after Retry-After.",
     }
     return {
         status: {
             "model": conflict if status == 409 and conflict else ErrorResponse,
             "description": described[status],
         }
-        for status in statuses
+        for status in (*statuses, 503)
     }
 
 

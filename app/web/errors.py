@@ -2,15 +2,21 @@
 
 Nothing a client sends may produce a 5xx: handlers validate their input and raise
 :class:`PageError` (or FastAPI's HTTPException) with a 4xx status and a translated message.
+The one 5xx is 503, when the store cannot be reached or stays locked (:class:`StoreError`): the
+request may well succeed a moment later, and ``Retry-After`` says so.
 """
 
 from __future__ import annotations
+
+import contextlib
+import logging
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
 
+from app.store import StoreError
 from app.web.deps import language_of
 from app.web.games import GameNotFound
 from app.web.i18n import translator
@@ -27,6 +33,7 @@ _TITLES = {
     409: "The game changed",
     413: "Too much data",
     422: "This request cannot be used",
+    503: "The card room is busy",
 }
 _MESSAGES = {
     400: "The address or the form holds something the card room cannot use.",
@@ -35,7 +42,11 @@ _MESSAGES = {
     405: "This address does not accept that kind of request.",
     413: "The request body is too large.",
     422: "The address or the form holds something the card room cannot use.",
+    503: "Your games cannot be reached just now. Try again in a moment.",
 }
+STORE_RETRY_AFTER = "5"  # seconds: a lock or a restart of Redis is usually over by then
+
+logger = logging.getLogger(__name__)
 
 
 class PageError(HTTPException):
@@ -68,7 +79,9 @@ async def _language(request: Request) -> str:
     profile = Profile(0, {})
     store = getattr(request.app.state, "store", None)
     if session_id is not None and store is not None:
-        profile = await load_profile(store, session_id)
+        # On the page that says the store is unavailable, the browser's language will do.
+        with contextlib.suppress(StoreError):
+            profile = await load_profile(store, session_id)
     return language_of(request, profile)
 
 
@@ -116,10 +129,23 @@ async def game_not_found_handler(request: Request, exc: GameNotFound) -> Respons
     return await http_exception_handler(request, PageError(404, message))
 
 
+async def store_error_handler(request: Request, exc: StoreError) -> Response:
+    logger.warning("the store is unavailable: %s", exc)
+    if _is_api(request):
+        response = api_error(
+            503, "store_unavailable", "The games cannot be reached just now; try again shortly."
+        )
+    else:
+        response = await error_page(request, 503, None, None)
+    response.headers["retry-after"] = STORE_RETRY_AFTER
+    return response
+
+
 def install_error_handlers(app: FastAPI) -> None:
     # Starlette types a handler as taking any Exception; each of these gets only its own class.
     app.add_exception_handler(HTTPException, http_exception_handler)  # type: ignore[arg-type]
     app.add_exception_handler(GameNotFound, game_not_found_handler)  # type: ignore[arg-type]
+    app.add_exception_handler(StoreError, store_error_handler)  # type: ignore[arg-type]
     app.add_exception_handler(
         RequestValidationError, validation_exception_handler  # type: ignore[arg-type]
     )

@@ -1,24 +1,82 @@
 """Per-browser data kept in the store's profile: language, options and statistics.
 
-``data`` is a plain dict: ``{"lang": "vi", "h2h_options": {...}, "stats": {...}}``; every key is
-optional. Writers go through :func:`update_profile`, a compare-and-set loop, so two tabs never
-lose each other's changes.
+``data`` is a plain dict: ``{"v": 1, "lang": "vi", "h2h_options": {...}, "stats": {...}}``; every
+key is optional. Writers go through :func:`update_profile`, a compare-and-set loop, so two tabs,
+or two app instances, never lose each other's changes.
+
+A profile this version cannot read (written by a newer version, or with a value of the wrong
+type) counts as absent: it reads as ``{}``, and the next write replaces it. A new key of the
+profile gets its type in :class:`ProfileData`, so that a wrong value is caught on reading.
 """
 
 from __future__ import annotations
 
+import asyncio
 import copy
+import logging
+import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
+from weakref import WeakValueDictionary
 
-from app.store import GameStore
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-_CAS_ATTEMPTS = 8
+from app.store import GameStore, StoreError
+
+logger = logging.getLogger(__name__)
+
+PROFILE_VERSION = 1
+# Conflicting writes come from other processes (this one's take turns): a few short, random
+# waits settle them; past UPDATE_GIVE_UP seconds the store is in trouble (a 503).
+UPDATE_GIVE_UP = 5.0
+RETRY_FIRST_DELAY = 0.002
+RETRY_MAX_DELAY = 0.05
 
 
-class ProfileBusy(Exception):
-    """The profile kept changing under us (only under absurd contention)."""
+class ProfileBusy(StoreError):
+    """The profile kept changing under us for UPDATE_GIVE_UP seconds."""
+
+
+Count = Annotated[int, Field(ge=0)]
+
+
+class _Checked(BaseModel):
+    # Strict: a string where a number belongs is damage, not something to convert. Other keys
+    # are left alone (they may be a newer feature's, which checks its own).
+    model_config = ConfigDict(strict=True, extra="allow")
+
+
+class HeartToHeartStats(_Checked):
+    played: Count = 0
+    won: Count = 0
+    streak: Count = 0
+    best_streak: Count = 0
+    best_time: Count | None = None
+    fewest_moves: Count | None = None
+
+
+class HeartsStats(_Checked):
+    played: Count = 0
+    won: Count = 0
+    hands: Count = 0
+    points: Count = 0
+    moons: Count = 0
+
+
+class Stats(_Checked):
+    heart_to_heart: HeartToHeartStats | None = None
+    hearts: HeartsStats | None = None
+
+
+class ProfileData(_Checked):
+    """The types the stored profile's keys must have; it is only checked, never rewritten."""
+
+    v: Annotated[int, Field(ge=1, le=PROFILE_VERSION)] = PROFILE_VERSION
+    lang: str | None = None
+    h2h_options: dict[str, bool] | None = None
+    stats: Stats | None = None
 
 
 @dataclass(slots=True)
@@ -33,19 +91,44 @@ class Profile:
 
 async def load_profile(store: GameStore, session_id: str) -> Profile:
     version, data = await store.get_profile(session_id)
+    if data:
+        try:
+            ProfileData.model_validate(data)
+        except ValidationError as exc:
+            logger.warning("a stored profile cannot be read, so it counts as absent: %s", exc)
+            data = {}
     return Profile(version, data)
+
+
+# One lock per profile being updated in this process; it goes away when nobody holds it.
+_updating: WeakValueDictionary[str, asyncio.Lock] = WeakValueDictionary()
 
 
 async def update_profile(
     store: GameStore, session_id: str, change: Callable[[dict[str, Any]], None]
 ) -> Profile:
-    """Apply ``change`` (which edits the dict in place) and store it, retrying on conflicts."""
-    for _ in range(_CAS_ATTEMPTS):
-        version, data = await store.get_profile(session_id)
-        change(data)
-        if await store.put_profile(session_id, version, data):
-            return Profile(version + 1, data)
-    raise ProfileBusy
+    """Apply ``change`` (which edits the dict in place) and store it, retrying on conflicts.
+
+    This process's updates of one profile take turns, so they never conflict with each other;
+    a conflict with another process is retried after a random wait that grows, so that two
+    processes do not collide again and again.
+    """
+    lock = _updating.get(session_id)
+    if lock is None:
+        lock = _updating[session_id] = asyncio.Lock()
+    async with lock:
+        delay = RETRY_FIRST_DELAY
+        give_up_at = time.monotonic() + UPDATE_GIVE_UP
+        while True:
+            profile = await load_profile(store, session_id)
+            change(profile.data)
+            profile.data["v"] = PROFILE_VERSION
+            if await store.put_profile(session_id, profile.version, profile.data):
+                return Profile(profile.version + 1, profile.data)
+            if time.monotonic() >= give_up_at:
+                raise ProfileBusy(f"the profile kept changing for {UPDATE_GIVE_UP} s")
+            await asyncio.sleep(random.uniform(0, delay))
+            delay = min(2 * delay, RETRY_MAX_DELAY)
 
 
 # Statistics ----------------------------------------------------------------------------------

@@ -7,6 +7,8 @@ than the framework's floor).
 - Request bodies over ``MAX_BODY`` are refused with 413, by ``Content-Length`` up front and by
   counting when the body arrives in chunks.
 - Every response gets the CSP and the other protective headers.
+- Every answer but a static file gets ``Cache-Control: no-store`` unless it chose its own: pages
+  and API answers hold a player's game or profile, which no shared cache may keep or replay.
 """
 
 from __future__ import annotations
@@ -24,12 +26,6 @@ CSP = (
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
     "form-action 'self'; frame-ancestors 'none'"
 )
-# FastAPI's /docs page loads Swagger UI from its CDN with an inline bootstrap script.
-DOCS_CSP = (
-    "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-    "style-src 'self' https://cdn.jsdelivr.net; img-src 'self' data: https://fastapi.tiangolo.com; "
-    "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
-)
 _COMMON_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"same-origin"),
@@ -37,7 +33,8 @@ _COMMON_HEADERS = [
     (b"cross-origin-opener-policy", b"same-origin"),
 ]
 PAGE_HEADERS = [(b"content-security-policy", CSP.encode()), *_COMMON_HEADERS]
-DOCS_HEADERS = [(b"content-security-policy", DOCS_CSP.encode()), *_COMMON_HEADERS]
+NO_STORE = (b"cache-control", b"no-store")
+STATIC_PREFIX = "/static/"
 
 
 class BodyTooLarge(HTTPException):
@@ -99,7 +96,7 @@ class SecurityMiddleware:
             await _refuse(send, 413, "body_too_large", "The request body is too large.")
             return
 
-        extra = DOCS_HEADERS if scope["path"].startswith("/docs") else PAGE_HEADERS
+        cacheable = scope["path"].startswith(STATIC_PREFIX)
         started = False
         received = 0
         max_body = self.max_body
@@ -117,7 +114,11 @@ class SecurityMiddleware:
             nonlocal started
             if message["type"] == "http.response.start":
                 started = True
-                message["headers"] = [*message.get("headers", ()), *extra]
+                # /docs too: Swagger UI runs from this site's files (app/web/api_docs.py).
+                headers = [*message.get("headers", ()), *PAGE_HEADERS]
+                if not cacheable and all(key != b"cache-control" for key, _ in headers):
+                    headers.append(NO_STORE)
+                message["headers"] = headers
             await send(message)
 
         try:

@@ -3,6 +3,11 @@
 The id is the browser's only identity. A request without a valid cookie gets a fresh id, and the
 response sets the cookie. Handlers read the id from ``scope["cardroom.session"]`` through the
 ``SessionId`` dependency.
+
+With secure cookies the name takes the ``__Host-`` prefix: browsers then only accept the cookie
+from this very host over HTTPS, so a sibling subdomain cannot plant one. A request that carries
+the cookie twice (one may have been planted with another path or domain) has no session: which
+of the two is ours cannot be told.
 """
 
 from __future__ import annotations
@@ -13,32 +18,38 @@ from itsdangerous import BadSignature, Signer
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 COOKIE_NAME = "cardroom_session"
+SECURE_COOKIE_NAME = "__Host-" + COOKIE_NAME
 SCOPE_KEY = "cardroom.session"
 COOKIE_MAX_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie
 # Paths that never need a session (no cookie is issued on them).
-_SESSIONLESS = ("/static/", "/healthz", "/readyz")
+_SESSIONLESS = ("/static/", "/healthz", "/readyz", "/docs", "/openapi.json")
 
 
 def new_session_id() -> str:
     return secrets.token_urlsafe(18)
 
 
-def _cookie_value(headers: list[tuple[bytes, bytes]]) -> str | None:
-    prefix = COOKIE_NAME + "="
+def _cookie_value(headers: list[tuple[bytes, bytes]], name: str) -> str | None:
+    """The cookie's value, or None when it is missing or sent more than once."""
+    prefix = name + "="
+    found = None
     for key, value in headers:
         if key != b"cookie":
             continue
         for part in value.decode("latin-1").split(";"):
             part = part.strip()
             if part.startswith(prefix):
-                return part[len(prefix) :]
-    return None
+                if found is not None:
+                    return None
+                found = part[len(prefix) :]
+    return found
 
 
 class SessionMiddleware:
     def __init__(self, app: ASGIApp, secret_key: str, secure: bool) -> None:
         self.app = app
         self.signer = Signer(secret_key, salt="cardroom-session")
+        self.cookie_name = SECURE_COOKIE_NAME if secure else COOKIE_NAME
         self.attributes = f"; Path=/; Max-Age={COOKIE_MAX_AGE}; HttpOnly; SameSite=Lax" + (
             "; Secure" if secure else ""
         )
@@ -53,13 +64,13 @@ class SessionMiddleware:
 
     def cookie_for(self, session_id: str) -> bytes:
         signed = self.signer.sign(session_id).decode()
-        return f"{COOKIE_NAME}={signed}{self.attributes}".encode()
+        return f"{self.cookie_name}={signed}{self.attributes}".encode()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"].startswith(_SESSIONLESS):
             await self.app(scope, receive, send)
             return
-        session_id = self.session_from(_cookie_value(scope["headers"]))
+        session_id = self.session_from(_cookie_value(scope["headers"], self.cookie_name))
         if session_id is not None:
             scope[SCOPE_KEY] = session_id
             await self.app(scope, receive, send)

@@ -184,7 +184,8 @@
     const copy = e.target.closest(".ht-code[data-copy]");
     if (copy) {
       try {
-        await navigator.clipboard.writeText(copy.dataset.copy);
+        // The link may be relative (no public address is configured): copy it whole.
+        await navigator.clipboard.writeText(new URL(copy.dataset.copy, location.href).href);
         copy.dataset.copied = "true";
         setTimeout(() => { delete copy.dataset.copied; }, 1500);
       } catch {

@@ -85,7 +85,7 @@ def base_url(tmp_path_factory) -> Iterator[str]:
     env = {
         **os.environ,
         "CARDROOM_STORE_URL": f"sqlite:///{store}",
-        "CARDROOM_SECRET_KEY": "browser-test-secret-key",
+        "CARDROOM_SECRET_KEY": "browser-test-secret-key-long-enough-for-the-check",
         "CARDROOM_SECURE_COOKIES": "false",
     }
     server = subprocess.Popen(

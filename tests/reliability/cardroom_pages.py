@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 # Every server of a test signs cookies with it, as instances behind one load balancer must.
-SECRET_KEY = "reliability-test-key"
+SECRET_KEY = "reliability-test-key-long-enough-for-the-check"
 HX = {"hx-request": "true"}
 H2H_GAME = re.compile(r'/heart-to-heart/games/([\w-]+)/tap')
 H2H_VERSION = re.compile(r'id="h2h-version" name="version" value="(\d+)"')

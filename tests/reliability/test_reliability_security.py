@@ -51,7 +51,7 @@ def set_cookie(response: httpx.Response) -> str:
 async def test_secure_cookies_from_the_environment(monkeypatch, tmp_path) -> None:
     """The contract's variable itself (tests/web/test_core.py sets the field directly)."""
     monkeypatch.setenv("CARDROOM_SECURE_COOKIES", "true")
-    monkeypatch.setenv("CARDROOM_SECRET_KEY", "k")
+    monkeypatch.setenv("CARDROOM_SECRET_KEY", "k" * 32)
     monkeypatch.setenv("CARDROOM_STORE_URL", f"sqlite:///{tmp_path / 'c.sqlite3'}")
     application = create_app(Settings())
     transport = httpx.ASGITransport(app=application)

@@ -107,6 +107,9 @@ def game_page(
     context = {
         "game": loaded.game,
         "game_id": loaded.stored.game_id,
+        "share_url": request.app.state.settings.public_link(
+            request.app.url_path_for("heart_to_heart_deal", code=loaded.game.deal)
+        ),
         "options": options,
         "message": message,
         "question": question,

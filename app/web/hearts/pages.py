@@ -72,7 +72,9 @@ def hearts_page(
         "deal": deal,
         "piece": piece_renderer(pieces, lang),
         "level": loaded.game.bot_level,
-        "share_url": str(request.url_for("hearts_deal", code=deal)),
+        "share_url": request.app.state.settings.public_link(
+            request.app.url_path_for("hearts_deal", code=deal)
+        ),
         "ask_deal": str(ask_deal) if ask_deal else None,
         "live": "",
     }
