@@ -22,6 +22,8 @@ from app.web.i18n import (
     current_language,
     jinja_gettext,
     jinja_ngettext,
+    jinja_number,
+    jinja_pgettext,
     translator,
 )
 
@@ -54,7 +56,10 @@ def make_environment() -> Environment:
         undefined=StrictUndefined,
         auto_reload=False,
     )
-    env.install_gettext_callables(jinja_gettext, jinja_ngettext, newstyle=True)
+    env.install_gettext_callables(
+        jinja_gettext, jinja_ngettext, newstyle=True, pgettext=jinja_pgettext
+    )
+    env.filters["number"] = jinja_number
     versions = _static_versions()
 
     def static(path: str) -> str:

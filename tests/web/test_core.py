@@ -191,7 +191,9 @@ def test_card_names():
 def _catalog(lang: str, area: str) -> dict:
     path = LOCALES_DIR / lang / "LC_MESSAGES" / f"{area}.po"
     with path.open("rb") as handle:
-        return {m.id: m.string for m in read_po(handle, locale=lang) if m.id}
+        # A message with a context (msgctxt) is its own message: keyed (context, id).
+        messages = [m for m in read_po(handle, locale=lang) if m.id]
+    return {(m.context, m.id) if m.context else m.id: m.string for m in messages}
 
 
 def _my_messages() -> set:
