@@ -17,6 +17,7 @@ from app.web.i18n import translator
 from app.web.profile import Profile, load_profile
 from app.web.session import SCOPE_KEY
 from app.web.templating import page
+from app.web.validation_messages import validation_message
 
 # Generic messages by status; msgids are translated when the page is rendered.
 _TITLES = {
@@ -35,6 +36,7 @@ _MESSAGES = {
     405: "This address does not accept that kind of request.",
     413: "The request body is too large.",
     422: "The address or the form holds something the card room cannot use.",
+    500: "The card room failed on its side. Your games are kept; try again in a moment.",
 }
 
 
@@ -92,10 +94,14 @@ async def error_page(
 
 async def http_exception_handler(request: Request, exc: HTTPException) -> Response:
     if _is_api(request):
-        code = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}.get(
-            exc.status_code, "http_error"
-        )
-        return api_error(exc.status_code, code, str(exc.detail))
+        code = {
+            404: "not_found",
+            405: "method_not_allowed",
+            413: "body_too_large",
+            500: "server_error",
+        }.get(exc.status_code, "http_error")
+        message = exc.message if isinstance(exc, PageError) else await _generic(request, exc)
+        return api_error(exc.status_code, code, message)
     if isinstance(exc, PageError):
         return await error_page(request, exc.status_code, exc.message, exc.title, exc.link)
     return await error_page(request, exc.status_code, None, None)
@@ -103,9 +109,7 @@ async def http_exception_handler(request: Request, exc: HTTPException) -> Respon
 
 async def validation_exception_handler(request: Request, exc: RequestValidationError) -> Response:
     if _is_api(request):
-        first = exc.errors()[0] if exc.errors() else {}
-        where = ".".join(str(part) for part in first.get("loc", ()))
-        message = f"{where}: {first.get('msg', 'invalid input')}" if where else "invalid input"
+        message = validation_message(exc.errors(), await _language(request))
         return api_error(422, "invalid_request", message)
     return await error_page(request, 400, None, None)
 
@@ -116,7 +120,26 @@ async def game_not_found_handler(request: Request, exc: GameNotFound) -> Respons
     return await http_exception_handler(request, PageError(404, message))
 
 
+async def _generic(request: Request, exc: HTTPException) -> str:
+    """Starlette's own errors (an unknown path, a refused body) carry English: say it anew."""
+    gettext = translator(await _language(request)).gettext
+    return gettext(_MESSAGES.get(exc.status_code, "Something went wrong"))
+
+
+async def refusal(request: Request, status: int, code: str) -> Response:
+    """A request the security layer refuses before routing (403 cross-site, 413 too large)."""
+    if _is_api(request):
+        return api_error(status, code, await _generic(request, HTTPException(status)))
+    return await error_page(request, status, None, None)
+
+
+async def server_error_handler(request: Request, exc: Exception) -> Response:
+    """A bug is still answered in the player's language (the server log keeps the traceback)."""
+    return await http_exception_handler(request, HTTPException(500))
+
+
 def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(HTTPException, http_exception_handler)
     app.add_exception_handler(GameNotFound, game_not_found_handler)
+    app.add_exception_handler(Exception, server_error_handler)
     app.add_exception_handler(RequestValidationError, validation_exception_handler)
