@@ -38,6 +38,7 @@ test-fast: setup
 
 lint: setup
 	$(VENV)/bin/ruff check .
+	$(PY) tests/i18n/catalog_check.py
 
 bench: setup
 	$(PY) -m bench
