@@ -12,23 +12,23 @@ from typing import Any
 
 from app.web.i18n import translator
 
-# {field} is the JSON name of the field ("target", "cards.1"); the other names come from the
+# %(field)s is the JSON name of the field ("target", "cards.1"); the other names come from the
 # error's ctx (the limit that was broken).
 FIELD_MESSAGES = {
-    "missing": "The field “{field}” is required.",
-    "extra_forbidden": "The field “{field}” is not accepted here.",
-    "bool_type": "The field “{field}” must be true or false.",
-    "int_type": "The field “{field}” must be a whole number.",
-    "string_type": "The field “{field}” must be a string.",
-    "list_type": "The field “{field}” must be a list.",
-    "string_too_long": "The field “{field}” is too long: at most {max_length} characters.",
-    "too_long": "The field “{field}” has too many items: at most {max_length}.",
-    "too_short": "The field “{field}” has too few items: at least {min_length}.",
-    "greater_than_equal": "The field “{field}” must be {ge} or more.",
-    "less_than_equal": "The field “{field}” must be {le} or less.",
-    "literal_error": "The field “{field}” does not take this value.",
+    "missing": "The field “%(field)s” is required.",
+    "extra_forbidden": "The field “%(field)s” is not accepted here.",
+    "bool_type": "The field “%(field)s” must be true or false.",
+    "int_type": "The field “%(field)s” must be a whole number.",
+    "string_type": "The field “%(field)s” must be a string.",
+    "list_type": "The field “%(field)s” must be a list.",
+    "string_too_long": "The field “%(field)s” is too long: at most %(max_length)s characters.",
+    "too_long": "The field “%(field)s” has too many items: at most %(max_length)s.",
+    "too_short": "The field “%(field)s” has too few items: at least %(min_length)s.",
+    "greater_than_equal": "The field “%(field)s” must be %(ge)s or more.",
+    "less_than_equal": "The field “%(field)s” must be %(le)s or less.",
+    "literal_error": "The field “%(field)s” does not take this value.",
 }
-FIELD_DEFAULT = "The field “{field}” holds a value that cannot be used."
+FIELD_DEFAULT = "The field “%(field)s” holds a value that cannot be used."
 
 # Errors about the body as a whole (no field to name).
 BODY_MESSAGES = {
@@ -55,4 +55,4 @@ def validation_message(errors: Sequence[Mapping[str, Any]], lang: str) -> str:
     if not field or (kind in BODY_MESSAGES and kind != "missing"):
         return gettext(BODY_MESSAGES.get(kind, BODY_DEFAULT))
     context = {k: v for k, v in (error.get("ctx") or {}).items() if isinstance(v, int | str)}
-    return gettext(FIELD_MESSAGES.get(kind, FIELD_DEFAULT)).format_map({**context, "field": field})
+    return gettext(FIELD_MESSAGES.get(kind, FIELD_DEFAULT)) % {**context, "field": field}

@@ -10,7 +10,7 @@ from pathlib import Path
 from catalog_check import LOCALES, catalog_problems, unknown_messages
 
 CHECK = Path(__file__).with_name("catalog_check.py")
-ASKED = "A card is its rank and suit, like 10H, QS or 2C."  # api_hearts.py asks for it
+ASKED = "A card is its rank and suit, like 10H, QS or 2C."  # the Hearts API asks for it
 
 
 def test_no_untranslated_fuzzy_or_unknown_message():
@@ -64,11 +64,11 @@ def test_a_message_in_one_language_only_fails_the_check(tmp_path):
 
 def test_a_lost_placeholder_fails_the_check(tmp_path):
     locales = copy_of_the_catalogs(tmp_path)
-    add(locales, "en", 'msgid "Turned over {card} again"\nmsgstr ""')
-    add(locales, "vi", 'msgid "Turned over {card} again"\nmsgstr "Lại lật {cards}"')
+    add(locales, "en", 'msgid "Turned over %(card)s again"\nmsgstr ""')
+    add(locales, "vi", 'msgid "Turned over %(card)s again"\nmsgstr "Lại lật %(cards)s"')
     result = run_check(locales)
     assert result.returncode == 1
-    assert "placeholders ['{cards}']" in result.stdout
+    assert "placeholders ['%(cards)s']" in result.stdout
 
 
 def test_a_message_the_code_asks_for_must_be_in_a_catalog(tmp_path):
