@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from catalog_check import LOCALES, catalog_problems, unknown_messages
 
 CHECK = Path(__file__).with_name("catalog_check.py")
@@ -36,39 +37,28 @@ def add(locales: Path, lang: str, entry: str) -> None:
         po.write("\n" + entry + "\n")
 
 
-def test_an_untranslated_message_fails_the_check(tmp_path):
+SHUFFLE = 'msgid "Shuffle again"\nmsgstr ""'
+TURNED = 'msgid "Turned over %(card)s again"\nmsgstr ""'
+
+
+@pytest.mark.parametrize(
+    ("english", "vietnamese", "said"),
+    [
+        (SHUFFLE, SHUFFLE, "vi/core.po: untranslated: 'Shuffle again'"),
+        (SHUFFLE, '#, fuzzy\nmsgid "Shuffle again"\nmsgstr "Xáo lại"', "vi/core.po: fuzzy"),
+        (None, 'msgid "Shuffle again"\nmsgstr "Xáo lại"', "en/core.po: missing 'Shuffle again'"),
+        (TURNED, TURNED.replace('""', '"Lại lật %(cards)s"'), "placeholders ['%(cards)s']"),
+    ],
+    ids=["untranslated", "fuzzy", "one language only", "lost placeholder"],
+)
+def test_a_bad_entry_fails_the_check(tmp_path, english, vietnamese, said):
     locales = copy_of_the_catalogs(tmp_path)
-    add(locales, "en", 'msgid "Shuffle again"\nmsgstr ""')
-    add(locales, "vi", 'msgid "Shuffle again"\nmsgstr ""')
+    if english:
+        add(locales, "en", english)
+    add(locales, "vi", vietnamese)
     result = run_check(locales)
     assert result.returncode == 1
-    assert "vi/core.po: untranslated: 'Shuffle again'" in result.stdout
-
-
-def test_a_fuzzy_message_fails_the_check(tmp_path):
-    locales = copy_of_the_catalogs(tmp_path)
-    add(locales, "en", 'msgid "Shuffle again"\nmsgstr ""')
-    add(locales, "vi", '#, fuzzy\nmsgid "Shuffle again"\nmsgstr "Xáo lại"')
-    result = run_check(locales)
-    assert result.returncode == 1
-    assert "vi/core.po: fuzzy: 'Shuffle again'" in result.stdout
-
-
-def test_a_message_in_one_language_only_fails_the_check(tmp_path):
-    locales = copy_of_the_catalogs(tmp_path)
-    add(locales, "vi", 'msgid "Shuffle again"\nmsgstr "Xáo lại"')
-    result = run_check(locales)
-    assert result.returncode == 1
-    assert "en/core.po: missing 'Shuffle again' (it is in vi)" in result.stdout
-
-
-def test_a_lost_placeholder_fails_the_check(tmp_path):
-    locales = copy_of_the_catalogs(tmp_path)
-    add(locales, "en", 'msgid "Turned over %(card)s again"\nmsgstr ""')
-    add(locales, "vi", 'msgid "Turned over %(card)s again"\nmsgstr "Lại lật %(cards)s"')
-    result = run_check(locales)
-    assert result.returncode == 1
-    assert "placeholders ['%(cards)s']" in result.stdout
+    assert said in result.stdout
 
 
 def test_a_message_the_code_asks_for_must_be_in_a_catalog(tmp_path):
