@@ -266,6 +266,9 @@ async def test_every_page_dialog_and_error_answer_is_in_vietnamese(walk: Walk):
         assert dialog in labels
     errors = {label.rsplit("→ ", 1)[-1] for label in labels if "→" in label}
     assert {"403", "404", "405", "409", "413", "422"} <= errors
+    # One English title, two games' words: a Hearts code is a whole match.
+    assert "Chơi thế bài được chia sẻ?" in walk.seen["the shared-deal question"]
+    assert "Chơi trận được chia sẻ?" in walk.seen["the shared-match question"]
     # Hearts is named as the seed names it, on the home page and its rules.
     assert "Bài tránh cơ" in walk.seen["GET / → 200"]
     assert "Hearts (Bài tránh cơ)" in walk.seen["GET /hearts/rules → 200"]
