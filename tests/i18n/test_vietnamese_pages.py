@@ -126,10 +126,13 @@ class Walk:
 
     def __init__(self, client: httpx.AsyncClient) -> None:
         self.client = client
-        self.seen: dict[str, str] = {}
+        self.seen: list[tuple[str, str]] = []  # (label, text); a label may come back
 
     def check(self, label: str, text: str) -> None:
-        self.seen[label] = text
+        self.seen.append((label, text))
+
+    def text(self, label: str) -> str:
+        return " ".join(text for seen, text in self.seen if seen == label)
 
     async def page(self, url: str, label: str | None = None, **kwargs) -> httpx.Response:
         method = kwargs.pop("method", "GET")
@@ -145,12 +148,12 @@ class Walk:
         if response.status_code >= 400:
             self.check(f"{method} {url} → {response.status_code}", answer["error"]["message"])
         elif answer.get("message"):
-            self.check(f"{method} {url} message", answer["message"])
+            self.check(f"{method} {url.rsplit('/', 1)[-1]} message", answer["message"])
         return answer
 
-    def english(self) -> dict[str, list[str]]:
-        found = {label: sorted(_words(text) & ENGLISH) for label, text in self.seen.items()}
-        return {label: words for label, words in found.items() if words}
+    def english(self) -> list[tuple[str, list[str]]]:
+        found = [(label, sorted(_words(text) & ENGLISH)) for label, text in self.seen]
+        return [(label, words) for label, words in found if words]
 
 
 @pytest.fixture
@@ -176,9 +179,11 @@ async def play_heart_to_heart(walk: Walk) -> None:
     game = await walk.api("POST", f"{api}/games", json={"deal": WINNABLE})
     url = f"{api}/games/{game['game_id']}"
     line = solve(new_game(WINNABLE))
-    await walk.api("POST", f"{url}/tap", json={"target": "heart:24"})
-    await walk.api("POST", f"{url}/tap", json={"target": "heart:0"})  # covered: nothing
-    await walk.api("POST", f"{url}/tap", json={"target": "heart:24"})
+    # The tip, a covered card (nothing happens), then the waste of another rank: "must be same
+    # rank"; a tap on the selected waste clears the selection, so the solver's line still runs.
+    assert game["heart"][24]["rank"] != game["waste_top"]
+    for target in ("heart:24", "heart:0", "waste", "waste"):
+        await walk.api("POST", f"{url}/tap", json={"target": target})
     # A game in progress: a shared deal's URL asks first (the question dialog).
     for target in line[:4]:
         await walk.api("POST", f"{url}/tap", json={"target": target_text(target)})
@@ -237,7 +242,6 @@ async def refusals_and_errors(walk: Walk) -> None:
     await walk.page("/lang", method="POST", content=b"lang=en&" + b"x" * 17_000)
     await walk.page("/no-such-page")
     await walk.page("/heart-to-heart/rules", method="POST")
-    tap = "/api/heart-to-heart/games/none/tap"
     await walk.api("POST", "/api/heart-to-heart/games", json={}, headers=evil)
     await walk.api("POST", "/api/heart-to-heart/games", content=b"{}" + b" " * 17_000)
     await walk.api("GET", "/api/heart-to-heart/games/none")
@@ -246,7 +250,8 @@ async def refusals_and_errors(walk: Walk) -> None:
     await walk.api("DELETE", "/api/heart-to-heart/options")
     game = await walk.api("POST", "/api/heart-to-heart/games", json={})
     tap = f"/api/heart-to-heart/games/{game['game_id']}/tap"
-    for body in ({}, {"target": 5}, {"target": "stock", "extra": 1}, [], {"target": "x" * 50},
+    # An unknown field is named as the client sent it: "zzz", not an English word.
+    for body in ({}, {"target": 5}, {"target": "stock", "zzz": 1}, [], {"target": "x" * 50},
                  {"target": "stock", "version": "2"}, {"target": "stock", "version": -1},
                  {"target": "heart:25"}):
         await walk.api("POST", tap, json=body)
@@ -260,19 +265,21 @@ async def test_every_page_dialog_and_error_answer_is_in_vietnamese(walk: Walk):
     await play_heart_to_heart(walk)
     await play_hearts(walk)
     await refusals_and_errors(walk)
-    labels = set(walk.seen)
+    labels = {label for label, _ in walk.seen}
     for dialog in ("the win dialog", "the no-more-moves dialog", "the shared-deal question",
                    "the hand-over dialog", "the match-over dialog", "the shared-match question"):
         assert dialog in labels
     errors = {label.rsplit("→ ", 1)[-1] for label in labels if "→" in label}
     assert {"403", "404", "405", "409", "413", "422"} <= errors
     # One English title, two games' words: a Hearts code is a whole match.
-    assert "Chơi thế bài được chia sẻ?" in walk.seen["the shared-deal question"]
-    assert "Chơi trận được chia sẻ?" in walk.seen["the shared-match question"]
+    assert "Chơi thế bài được chia sẻ?" in walk.text("the shared-deal question")
+    assert "Chơi trận được chia sẻ?" in walk.text("the shared-match question")
     # Hearts is named as the seed names it, on the home page and its rules.
-    assert "Bài tránh cơ" in walk.seen["GET / → 200"]
-    assert "Hearts (Bài tránh cơ)" in walk.seen["GET /hearts/rules → 200"]
-    assert walk.english() == {}
+    assert "Bài tránh cơ" in walk.text("GET / → 200")
+    assert "Hearts (Bài tránh cơ)" in walk.text("GET /hearts/rules → 200")
+    # The move-error message of the API's state.
+    assert "Phải cùng hạng" in walk.text("POST tap message")
+    assert walk.english() == []
 
 
 async def test_the_check_finds_english(walk: Walk):
@@ -298,8 +305,8 @@ async def test_a_server_error_is_answered_in_vietnamese(app: FastAPI):
     assert page.status_code == answer.status_code == 500
     assert answer.json()["error"]["code"] == "server_error"
     walk.check("api 500", answer.json()["error"]["message"])
-    assert "Phòng bài gặp lỗi" in walk.seen["api 500"]
-    assert walk.english() == {}
+    assert "Phòng bài gặp lỗi" in walk.text("api 500")
+    assert walk.english() == []
 
 
 async def test_figures_with_decimals_use_a_decimal_comma(app: FastAPI, new_client):
