@@ -47,6 +47,7 @@ test-fast: setup
 lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
+	$(PY) tests/i18n/catalog_check.py
 
 bench: setup
 	$(PY) -m bench

@@ -23,6 +23,7 @@ from app.web.i18n import translator
 from app.web.profile import Profile, load_profile
 from app.web.session import SCOPE_KEY
 from app.web.templating import page
+from app.web.validation_messages import validation_message
 
 # Generic messages by status; msgids are translated when the page is rendered.
 _TITLES = {
@@ -42,6 +43,7 @@ _MESSAGES = {
     405: "This address does not accept that kind of request.",
     413: "The request body is too large.",
     422: "The address or the form holds something the card room cannot use.",
+    500: "The card room failed on its side. Your games are kept; try again in a moment.",
     503: "Your games cannot be reached just now. Try again in a moment.",
 }
 STORE_RETRY_AFTER = "5"  # seconds: a lock or a restart of Redis is usually over by then
@@ -105,10 +107,14 @@ async def error_page(
 
 async def http_exception_handler(request: Request, exc: HTTPException) -> Response:
     if _is_api(request):
-        code = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}.get(
-            exc.status_code, "http_error"
-        )
-        return api_error(exc.status_code, code, str(exc.detail))
+        code = {
+            404: "not_found",
+            405: "method_not_allowed",
+            413: "body_too_large",
+            500: "server_error",
+        }.get(exc.status_code, "http_error")
+        message = exc.message if isinstance(exc, PageError) else await _generic(request, exc)
+        return api_error(exc.status_code, code, message)
     if isinstance(exc, PageError):
         return await error_page(request, exc.status_code, exc.message, exc.title, exc.link)
     return await error_page(request, exc.status_code, None, None)
@@ -116,9 +122,7 @@ async def http_exception_handler(request: Request, exc: HTTPException) -> Respon
 
 async def validation_exception_handler(request: Request, exc: RequestValidationError) -> Response:
     if _is_api(request):
-        first = exc.errors()[0] if exc.errors() else {}
-        where = ".".join(str(part) for part in first.get("loc", ()))
-        message = f"{where}: {first.get('msg', 'invalid input')}" if where else "invalid input"
+        message = validation_message(exc.errors(), await _language(request))
         return api_error(422, "invalid_request", message)
     return await error_page(request, 400, None, None)
 
@@ -129,12 +133,29 @@ async def game_not_found_handler(request: Request, exc: GameNotFound) -> Respons
     return await http_exception_handler(request, PageError(404, message))
 
 
+async def _generic(request: Request, exc: HTTPException) -> str:
+    """Starlette's own errors (an unknown path, a refused body) carry English: say it anew."""
+    gettext = translator(await _language(request)).gettext
+    return gettext(_MESSAGES.get(exc.status_code, "Something went wrong"))
+
+
+async def refusal(request: Request, status: int, code: str) -> Response:
+    """A request the security layer refuses before routing (403 cross-site, 413 too large)."""
+    if _is_api(request):
+        return api_error(status, code, await _generic(request, HTTPException(status)))
+    return await error_page(request, status, None, None)
+
+
+async def server_error_handler(request: Request, exc: Exception) -> Response:
+    """A bug is still answered in the player's language (the server log keeps the traceback)."""
+    return await http_exception_handler(request, HTTPException(500))
+
+
 async def store_error_handler(request: Request, exc: StoreError) -> Response:
     logger.warning("the store is unavailable: %s", exc)
     if _is_api(request):
-        response = api_error(
-            503, "store_unavailable", "The games cannot be reached just now; try again shortly."
-        )
+        message = await _generic(request, HTTPException(503))
+        response = api_error(503, "store_unavailable", message)
     else:
         response = await error_page(request, 503, None, None)
     response.headers["retry-after"] = STORE_RETRY_AFTER
@@ -149,3 +170,4 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(
         RequestValidationError, validation_exception_handler  # type: ignore[arg-type]
     )
+    app.add_exception_handler(Exception, server_error_handler)

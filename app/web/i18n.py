@@ -16,6 +16,7 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 
 from app.rules.cards import RANKS, SUITS, card, rank_of, suit_of
 
@@ -51,6 +52,7 @@ class Translator:
         self.lang = lang
         self.gettext = catalog.gettext
         self.ngettext = catalog.ngettext
+        self.pgettext = catalog.pgettext  # msgctxt: one English text, two games' words
         pattern = catalog.gettext("%(rank)s of %(suit)s")
         self.card_names = tuple(
             pattern
@@ -126,3 +128,17 @@ def jinja_gettext(message: str) -> str:
 
 def jinja_ngettext(singular: str, plural: str, n: int) -> str:
     return translator(current_language.get()).ngettext(singular, plural, n)
+
+
+def jinja_pgettext(context: str, message: str) -> str:
+    return translator(current_language.get()).pgettext(context, message)
+
+
+def format_number(value: float, lang: str, decimals: int = 1) -> str:
+    """A figure as the language writes it: "6,5" in Vietnamese, "6.5" in English."""
+    pattern = "#,##0." + "#" * decimals if decimals else "#,##0"
+    return format_decimal(value, format=pattern, locale=lang)
+
+
+def jinja_number(value: float, decimals: int = 1) -> str:
+    return format_number(value, current_language.get(), decimals)

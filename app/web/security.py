@@ -13,10 +13,11 @@ than the framework's floor).
 
 from __future__ import annotations
 
-import json
-
 from starlette.exceptions import HTTPException
+from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.web.errors import refusal
 
 MAX_BODY = 16 * 1024
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -63,20 +64,11 @@ def _same_origin(scope: Scope) -> bool:
     return host is not None and origin.decode("latin-1") == f"{scheme}://{host.decode('latin-1')}"
 
 
-async def _refuse(send: Send, status: int, code: str, message: str) -> None:
-    body = json.dumps({"error": {"code": code, "message": message}}).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                *PAGE_HEADERS,
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
+async def _refuse(scope: Scope, receive: Receive, send: Send, status: int, code: str) -> None:
+    """The API's JSON error or an error page, in the language the browser asks for."""
+    response = await refusal(Request(scope), status, code)
+    response.raw_headers.extend(PAGE_HEADERS)
+    await response(scope, receive, send)
 
 
 class SecurityMiddleware:
@@ -89,11 +81,11 @@ class SecurityMiddleware:
             await self.app(scope, receive, send)
             return
         if scope["method"] not in SAFE_METHODS and not _same_origin(scope):
-            await _refuse(send, 403, "cross_origin", "Requests from other sites are refused.")
+            await _refuse(scope, receive, send, 403, "cross_origin")
             return
         length = _header(scope, b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
-            await _refuse(send, 413, "body_too_large", "The request body is too large.")
+            await _refuse(scope, receive, send, 413, "body_too_large")
             return
 
         cacheable = scope["path"].startswith(STATIC_PREFIX)
@@ -126,4 +118,4 @@ class SecurityMiddleware:
         except BodyTooLarge:
             if started:
                 raise
-            await _refuse(send, 413, "body_too_large", "The request body is too large.")
+            await _refuse(scope, receive, send, 413, "body_too_large")

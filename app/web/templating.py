@@ -22,6 +22,8 @@ from app.web.i18n import (
     current_language,
     jinja_gettext,
     jinja_ngettext,
+    jinja_number,
+    jinja_pgettext,
     translator,
 )
 
@@ -56,8 +58,9 @@ def make_environment() -> Environment:
     )
     # The i18n extension adds this method to the environment.
     env.install_gettext_callables(  # type: ignore[attr-defined]
-        jinja_gettext, jinja_ngettext, newstyle=True
+        jinja_gettext, jinja_ngettext, newstyle=True, pgettext=jinja_pgettext
     )
+    env.filters["number"] = jinja_number
     versions = _static_versions()
 
     def static(path: str) -> str:

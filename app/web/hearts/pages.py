@@ -98,7 +98,8 @@ def parse_code(text: str, tr: Translator) -> DealCode:
         return parse_match_code(text)
     except DealCodeError as exc:
         message = deal_error_message(exc, tr)
-        raise PageError(400, message, title=tr.gettext("This deal code cannot be used")) from exc
+        title = tr.pgettext("hearts", "This deal code cannot be used")  # "mã trận", not "mã ván"
+        raise PageError(400, message, title=title) from exc
 
 
 @router.get("/deal/{code}", response_class=HTMLResponse, name="hearts_deal")
