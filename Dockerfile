@@ -15,10 +15,14 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1
 WORKDIR /srv/cardroom
-COPY pyproject.toml ./
+COPY pyproject.toml setup.py ./
 COPY app ./app
-# Editable, so the app finds templates/ and static/ beside it as in a checkout.
-RUN pip install -e .
+# Editable, so the app finds templates/ and static/ beside it as in a checkout. The compiler
+# builds the Hard bot's C core (app/bots/_search.c) and leaves with the same layer.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends gcc libc6-dev \
+ && pip install -e . \
+ && apt-get purge -y gcc libc6-dev && apt-get autoremove -y && rm -rf /var/lib/apt/lists/*
 COPY templates ./templates
 COPY static ./static
 COPY --from=assets /build/static/vendor ./static/vendor

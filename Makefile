@@ -11,7 +11,8 @@ CHROMIUM := /usr/bin/chromium
 
 setup: $(INSTALLED) $(HTMX) $(SWAGGER_UI)
 
-$(INSTALLED): pyproject.toml
+# setup.py builds the Hard bot's C core (app/bots/_search.c) in place; a change to it rebuilds.
+$(INSTALLED): pyproject.toml setup.py app/bots/_search.c
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'

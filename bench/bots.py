@@ -8,7 +8,11 @@ four pass directions (left, right, across, none) occur equally.
 
 Players: ``easy``, ``normal``, ``hard`` (ours, as the web layer calls them) and ``ismcts``:
 OpenSpiel's ``ISMCTSBot``, 1,000 simulations, random rollouts, for card play only; it passes
-with our Normal policy (its own pass-phase resampling is broken).
+with our Normal policy (its own pass-phase resampling is broken). Two more measure Hard against
+itself: ``hardnp`` plays as Hard and passes as Normal (what passing by search gains), and
+``hardref`` is the Hard of before issue 17: Normal's pass and the search size of the time,
+12,000 simulated plays per decision (``REFERENCE_SEARCH``; its decisions are the old ones, the
+C core playing exactly what the Python rollouts played).
 
     nice .venv/bin/python -m bench.bots --pairing hard-normal --table 1v3 --deals 500
 
@@ -25,7 +29,7 @@ import sys
 import time
 from multiprocessing import Pool
 
-from app.bots import choose_pass, choose_play, decision_seed
+from app.bots import choose_pass, choose_play, decision_seed, hard
 from app.rules.cards import QUEEN_OF_SPADES, cards_in
 from app.rules.deal_codes import number_to_letters, seed_from
 from app.rules.hearts import HeartsMatch, deal_hands, pass_direction
@@ -33,6 +37,8 @@ from app.rules.hearts import HeartsMatch, deal_hands, pass_direction
 ISMCTS_SIMULATIONS = 1000
 ISMCTS_UCT_C = 2.0
 OURS = ("easy", "normal", "hard")
+PLAYERS = (*OURS, "hardnp", "hardref", "ismcts")
+REFERENCE_SEARCH = hard.PlaySearch(plays=12_000, min_deals=6, max_deals=120)
 # OpenSpiel's pass directions (its players are our seats, play also runs 0→1→2→3).
 _OS_PASS = {"none": 0, "left": 1, "across": 2, "right": 3}
 # Deal numbers of the tournament start here, away from small numbers used by tests.
@@ -130,6 +136,10 @@ def play_hand(players: tuple[str, ...], number: int, hand_number: int) -> dict:
         start, start_wall = time.process_time(), time.perf_counter()
         if player == "ismcts":
             card = ismcts.choose(view.legal)
+        elif player == "hardref":
+            card = hard.choose_play(view, decision_seed(view), REFERENCE_SEARCH)
+        elif player == "hardnp":
+            card = choose_play("hard", view, decision_seed(view))
         else:
             card = choose_play(player, view, decision_seed(view))
         if view.legal.bit_count() > 1:
@@ -283,7 +293,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     a, b = args.pairing.split("-")
     for player in (a, b):
-        if player not in (*OURS, "ismcts"):
+        if player not in PLAYERS:
             parser.error(f"unknown player {player!r}")
     run(a, b, args.table, args.deals, args.first, args.workers, args.out)
     print(summarize([args.out]))

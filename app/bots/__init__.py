@@ -29,7 +29,8 @@ def choose_pass(level: str, view, seed: int) -> int:
     _check(level)
     if level == "easy":
         return easy.choose_pass(view.hand)
-    # Hard passes like Normal: the search is spent on card play.
+    if level == "hard":
+        return hard.choose_pass(view, seed)
     return normal.choose_pass(view.hand)
 
 

@@ -1,35 +1,87 @@
-"""Hard: determinized sampling search over the seat's view.
+"""Hard: determinized sampling search over the seat's view, for card play and for the pass.
 
-For a decision it deals the cards it cannot see many times, each deal consistent with what the
-seat knows (cards played, suits a seat has shown void in, the cards it passed and to whom), plays
+For a play it deals the cards it cannot see many times, each deal consistent with what the seat
+knows (cards played, suits a seat has shown void in, the cards it passed and to whom), plays
 every candidate card out to the end of the hand with the Normal policy at all four seats, and
-picks the candidate with the best mean value. The same sampled deals serve every candidate, so
-the comparison between candidates is much less noisy than the values themselves.
+picks the candidate with the best mean value. For the pass it deals the other 39 cards, lets the
+other seats pass as Normal would, and plays the whole hand out for each candidate set of three.
+The same sampled deals serve every candidate, so the comparison between candidates is much less
+noisy than the values themselves.
 
-The amount of search is a count of simulated card plays, not a clock: the same view and seed
-always give the same decision. The count was calibrated to the time budget (bench/README.md).
+The deals and the play-outs run in the C core :mod:`app.bots._search`. The amount of search is a
+count of simulated card plays and deals, not a clock: the same view and seed always give the
+same decision. The counts were calibrated to a time budget (bench/README.md, "Hearts bots").
 """
 
 from __future__ import annotations
 
-from app.bots import normal
-from app.bots.model import Pos, from_view, hand_scores, legal, step
-from app.rules.cards import FULL_DECK, QUEEN_OF_SPADES, cards_in
-from app.rules.deal_codes import SplitMix64
-from app.rules.hearts_core import pass_target
+from dataclasses import dataclass
+from itertools import combinations
 
-# Simulated card plays per decision (sampled deals x candidates x cards left to play).
-PLAY_BUDGET = 12000
-MIN_WORLDS = 6
-MAX_WORLDS = 120
+from app.bots import _search, normal
+from app.bots.model import Pos, from_view
+from app.rules.cards import FULL_DECK, QUEEN_OF_SPADES, cards_in, suit_of
+from app.rules.hearts_core import HAND_SIZE, PASS_OFFSETS, PASS_SIZE, pass_target
+
+
+@dataclass(frozen=True)
+class PlaySearch:
+    """How much a play decision searches: ``plays`` simulated card plays (sampled deals x
+    candidates x cards left to play), with at least and at most so many deals."""
+
+    plays: int
+    min_deals: int
+    max_deals: int
+
+    def deals(self, candidates: int, cards_left: int) -> int:
+        return max(self.min_deals, min(self.max_deals, self.plays // (candidates * cards_left)))
+
+
+PLAY_SEARCH = PlaySearch(plays=80_000, min_deals=40, max_deals=1_000)
+# The pass: every set of three is screened on a few deals, the best go on to fresh deals.
+PASS_SCREEN_DEALS = 8
+PASS_FINAL_DEALS = 64
+PASS_FINALISTS = 12
 # When this hand can end the match, winning it (+1) or losing it (−1) weighs this many points.
 MATCH_POINT_WEIGHT = 40.0
 # A candidate must beat the Normal choice by this many points per sampled deal to overrule it.
 NORMAL_PREFERENCE = 0.05
 
+_SEED_MASK = (1 << 64) - 1
 
-class SamplingError(RuntimeError):
-    """No deal of the unseen cards fits what the seat knows (the view is inconsistent)."""
+SamplingError = _search.SamplingError
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What the search thinks of a decision: for each choice (a card, or a mask of three cards
+    when passing) the points the seat should expect to take this hand (after the moon rule),
+    and the choice Hard makes (near the end of a match it may accept more points to win it)."""
+
+    points: dict[int, float]
+    best: int
+
+
+@dataclass(frozen=True)
+class _Evaluation:
+    choices: list[int]
+    default: int  # Normal's choice, one of ``choices``
+    values: list[float]  # per choice: sum over the deals of the value (see _values)
+    points: list[int]  # per choice: sum over the deals of the seat's points
+    deals: int
+
+    def best(self) -> int:
+        """The best choice; Normal's unless another is better by NORMAL_PREFERENCE a deal."""
+        top = max(range(len(self.choices)), key=lambda i: (self.values[i], -i))
+        normal_value = self.values[self.choices.index(self.default)]
+        if self.values[top] > normal_value + NORMAL_PREFERENCE * self.deals:
+            return self.choices[top]
+        return self.default
+
+
+def _values(points: list[int], results: list[int]) -> list[float]:
+    # Minus our points; when the hand can end the match, the match result weighs in.
+    return [MATCH_POINT_WEIGHT * r - p for p, r in zip(points, results, strict=True)]
 
 
 def candidates(pos: Pos, me: int, legal_mask: int) -> list[int]:
@@ -42,128 +94,112 @@ def candidates(pos: Pos, me: int, legal_mask: int) -> list[int]:
     return reps
 
 
-def sample_world(pos: Pos, view, rng: SplitMix64) -> Pos:
-    """A copy of ``pos`` with the other seats' hands dealt consistently with the view."""
+def knowledge(pos: Pos, view) -> tuple[Pos, list[int], int]:
+    """What a sampled deal must respect: ``pos`` with the cards this seat passed (and that are
+    not played yet) in their receiver's hand, how many more cards each seat holds, and the
+    cards left to deal among them."""
     me = view.seat
-    world = pos.copy()
+    known = pos.copy()
     need = list(view.cards_left)
     need[me] = 0
     unseen = FULL_DECK & ~(pos.played | pos.hands[me])
     if view.passed:
         target = pass_target(me, view.pass_direction)
         still_there = view.passed & unseen
-        world.hands[target] |= still_there
+        known.hands[target] |= still_there
         need[target] -= still_there.bit_count()
         unseen &= ~still_there
-    cards = cards_in(unseen)
-    for _attempt in range(20):
-        hands = _deal(cards, need, pos.voids, me, rng)
-        if hands is not None:
-            for s in range(4):
-                world.hands[s] |= hands[s]
-            return world
-    raise SamplingError("no deal of the unseen cards fits the view")
+    return known, need, unseen
 
 
-def _deal(cards: list[int], need: list[int], voids: list[int], me: int, rng: SplitMix64):
-    # Shuffle, then place the most constrained suits first; each card goes to a seat with room
-    # drawn in proportion to that room, which keeps the deal close to uniform. A dead end is
-    # repaired by moving one already placed card to another seat that may hold it.
-    order = cards[:]
-    for i in range(len(order) - 1, 0, -1):
-        j = rng.below(i + 1)
-        order[i], order[j] = order[j], order[i]
-    seats = [s for s in range(4) if s != me]
-    allowed = {suit: [s for s in seats if not voids[s] >> suit & 1] for suit in range(4)}
-    order.sort(key=lambda c: len(allowed[c // 13]))
-    room = need[:]
-    hands = [0, 0, 0, 0]
-    for c in order:
-        options = [s for s in allowed[c // 13] if room[s] > 0]
-        if options:
-            pick = rng.below(sum(room[s] for s in options))
-            for s in options:
-                pick -= room[s]
-                if pick < 0:
-                    break
-        else:
-            s = _make_room(c, hands, room, allowed)
-            if s < 0:
-                return None
-        hands[s] |= 1 << c
-        room[s] -= 1
-    return hands
-
-
-def _make_room(card: int, hands: list[int], room: list[int], allowed) -> int:
-    for s in allowed[card // 13]:
-        for other in cards_in(hands[s]):
-            for s2 in allowed[other // 13]:
-                if s2 != s and room[s2] > 0:
-                    hands[s] &= ~(1 << other)
-                    hands[s2] |= 1 << other
-                    room[s2] -= 1
-                    room[s] += 1
-                    return s
-    return -1
-
-
-def play_out(world: Pos) -> list[int]:
-    """Finish the hand with the Normal policy at every seat; the points after the moon rule."""
-    while world.tricks_done < 13:
-        seat = world.turn
-        step(world, normal.choose_play(world, seat, legal(world, seat)))
-    return hand_scores(world.points)
-
-
-def value(scores: list[int], me: int, totals: tuple[int, int, int, int]) -> float:
-    """Minus our points; when this hand can end the match, the match result weighs in."""
-    if max(totals) + 26 < 100:
-        return -scores[me]
-    final = [totals[s] + scores[s] for s in range(4)]
-    result = 0.0
-    if max(final) >= 100:
-        low = min(final)
-        if final[me] > low:
-            result = -1.0
-        elif final.count(low) == 1:
-            result = 1.0
-    return result * MATCH_POINT_WEIGHT - scores[me]
-
-
-def choose_play(view, seed: int) -> int:
-    legal_mask = view.legal
-    if legal_mask & (legal_mask - 1) == 0:
-        return legal_mask.bit_length() - 1
+def _evaluate_play(view, pos: Pos, seed: int, search: PlaySearch) -> _Evaluation:
     me = view.seat
-    pos = from_view(view)
-    default = normal.choose_play(pos, me, legal_mask)
-    cands = candidates(pos, me, legal_mask)
-    if len(cands) == 1:
-        return default
+    default = normal.choose_play(pos, me, view.legal)
+    cands = candidates(pos, me, view.legal)
     # The Normal choice stands for its group of equivalent cards.
     for i, c in enumerate(cands):
         if _same_group(c, default, pos, me):
             cands[i] = default
-    left = sum(view.cards_left)
-    worlds = max(MIN_WORLDS, min(MAX_WORLDS, PLAY_BUDGET // (len(cands) * left)))
-    rng = SplitMix64(seed)
-    totals = [0.0] * len(cands)
-    for _ in range(worlds):
-        world = sample_world(pos, view, rng)
-        for i, c in enumerate(cands):
-            trial = world.copy()
-            step(trial, c)
-            totals[i] += value(play_out(trial), me, view.totals)
-    top = max(range(len(cands)), key=lambda i: (totals[i], -i))
-    if totals[top] > totals[cands.index(default)] + NORMAL_PREFERENCE * worlds:
-        return cands[top]
-    return default
+    deals = search.deals(len(cands), sum(view.cards_left))
+    known, need, unseen = knowledge(pos, view)
+    (points, results), _ = _search.play_rollouts(
+        known, me, need, unseen, cands, view.totals, seed & _SEED_MASK, deals
+    )
+    return _Evaluation(cands, default, _values(points, results), points, deals)
+
+
+def choose_play(view, seed: int, search: PlaySearch = PLAY_SEARCH) -> int:
+    legal_mask = view.legal
+    if legal_mask & (legal_mask - 1) == 0:
+        return legal_mask.bit_length() - 1
+    pos = from_view(view)
+    if len(candidates(pos, view.seat, legal_mask)) == 1:
+        return normal.choose_play(pos, view.seat, legal_mask)
+    return _evaluate_play(view, pos, seed, search).best()
+
+
+def play_advice(view, seed: int) -> Advice:
+    """Expected points of every legal card (equivalent cards share their group's figure) and
+    the card Hard plays, from this seat's view only."""
+    pos = from_view(view)
+    ev = _evaluate_play(view, pos, seed, PLAY_SEARCH)
+    points = {}
+    for c in cards_in(view.legal):
+        i = next(i for i, rep in enumerate(ev.choices) if _same_group(rep, c, pos, view.seat))
+        points[c] = ev.points[i] / ev.deals
+    return Advice(points, ev.best())
+
+
+def _evaluate_pass(view, seed: int) -> _Evaluation:
+    me = view.seat
+    offset = PASS_OFFSETS[view.pass_direction]
+    if offset == 0 or view.hand.bit_count() != HAND_SIZE:
+        raise ValueError(f"seat {me} has no cards to pass now")
+    default = normal.choose_pass(view.hand)
+    choices = [sum(1 << c for c in three) for three in combinations(cards_in(view.hand), PASS_SIZE)]
+    pos = from_view(view)
+    need = [0 if s == me else HAND_SIZE for s in range(4)]
+    unseen = FULL_DECK & ~view.hand
+    state = seed & _SEED_MASK
+    deals: list[tuple[int, int, int, int]] = []
+    passes: list[tuple[int, ...]] = []
+    for _ in range(PASS_SCREEN_DEALS + PASS_FINAL_DEALS):
+        hands, state = _search.sample_hands(pos, me, need, unseen, state)
+        deals.append(hands)
+        # The other seats pass as Normal does; our own entry is replaced by each candidate.
+        passes.append(tuple(0 if s == me else normal.choose_pass(hands[s]) for s in range(4)))
+    screen = PASS_SCREEN_DEALS
+    points, results = _search.pass_rollouts(
+        deals[:screen], passes[:screen], me, offset, choices, view.totals
+    )
+    values = _values(points, results)
+    ranked = sorted(range(len(choices)), key=lambda i: (-values[i], i))
+    finalists = [choices[i] for i in ranked[:PASS_FINALISTS]]
+    if default not in finalists:
+        finalists.append(default)
+    # Fresh deals for the finalists, so that the luck that put them ahead does not count twice.
+    points, results = _search.pass_rollouts(
+        deals[screen:], passes[screen:], me, offset, finalists, view.totals
+    )
+    return _Evaluation(finalists, default, _values(points, results), points, PASS_FINAL_DEALS)
+
+
+def choose_pass(view, seed: int) -> int:
+    """A mask of the three cards Hard passes."""
+    return _evaluate_pass(view, seed).best()
+
+
+def pass_advice(view, seed: int) -> Advice:
+    """Expected points of the best sets of three to pass (and of Normal's), and Hard's set."""
+    ev = _evaluate_pass(view, seed)
+    points = {m: p / ev.deals for m, p in zip(ev.choices, ev.points, strict=True)}
+    return Advice(points, ev.best())
 
 
 def _same_group(a: int, b: int, pos: Pos, me: int) -> bool:
     lo, hi = min(a, b), max(a, b)
-    if lo // 13 != hi // 13 or (QUEEN_OF_SPADES in (lo, hi) and lo != hi):
+    if suit_of(lo) != suit_of(hi) or (QUEEN_OF_SPADES in (lo, hi) and lo != hi):
         return False
     between = ((1 << hi) - 1) & ~((2 << lo) - 1)
     return between & ~(pos.played | pos.hands[me]) == 0
+

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from app.rules.cards import FULL_DECK, HEARTS, QUEEN_OF_SPADES, cards_in, parse_card
-from app.rules.hearts import HeartsMatch, PlayedCard, Trick, deal_hands
+import random
+
+from app.bots import choose_pass, choose_play, decision_seed
+from app.bots.driver import pass_for_bots
+from app.rules.cards import FULL_DECK, HEARTS, QUEEN_OF_SPADES, SUIT_MASKS, cards_in, parse_card
+from app.rules.hearts import HUMAN, HeartsMatch, PlayedCard, Trick, deal_hands, pass_direction
 
 CODE = "HT1-N-AAAABCD"
 
@@ -109,3 +113,42 @@ def passing(seat: int, hand: str, hand_number: int = 1, code: str = CODE) -> Hea
             dealt[seat] = (dealt[seat] & ~sum(1 << c for c in giving)) | moving
     assert dealt[seat] == wanted
     return HeartsMatch(match.code, match.state._replace(hands=tuple(dealt)), [])
+
+
+def redeal(match: HeartsMatch, seat: int, rng: random.Random) -> HeartsMatch:
+    """The same match with the unseen cards of the other seats moved around.
+
+    Within each suit the others' cards are shuffled among the same places, so every seat keeps
+    its number of cards per suit (voids shown stay true). Cards ``seat`` passed stay with the
+    seat that received them.
+    """
+    st = match.state
+    hands = list(st.hands)
+    fixed = st.passed[seat] if pass_direction(st.hand_number) != "none" else 0
+    others = [s for s in range(4) if s != seat]
+    for suit_mask in SUIT_MASKS:
+        slots = [(s, c) for s in others for c in cards_in(hands[s] & suit_mask & ~fixed)]
+        cards = [c for _, c in slots]
+        rng.shuffle(cards)
+        for s in others:
+            hands[s] &= ~(suit_mask & ~fixed)
+        for (s, _), c in zip(slots, cards, strict=True):
+            hands[s] |= 1 << c
+    return HeartsMatch(match.code, st._replace(hands=tuple(hands)), [])
+
+
+def positions(code: str, rng: random.Random, stops: int) -> list[HeartsMatch]:
+    """Positions of one hand after the exchange where the seat to move has a choice, reached
+    by Normal bots playing every seat."""
+    match = HeartsMatch.new(code)
+    if match.phase == "passing":
+        pass_for_bots(match)
+        view = match.view(HUMAN)
+        match.choose_pass(HUMAN, choose_pass("normal", view, decision_seed(view, "pass")))
+    found = []
+    while match.phase == "playing":
+        view = match.view(match.turn)
+        if view.legal.bit_count() > 1:
+            found.append(match.copy())
+        match.play(choose_play("normal", view, decision_seed(view)))
+    return rng.sample(found, stops)

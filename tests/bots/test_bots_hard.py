@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from bot_positions import position
 
-from app.bots import choose_pass, choose_play, decision_seed, hard
+from app.bots import _search, choose_pass, choose_play, decision_seed, hard
 from app.bots.driver import pass_for_bots
 from app.bots.model import from_view
 from app.rules.cards import FULL_DECK, SUIT_MASKS, card_text
-from app.rules.deal_codes import SplitMix64
 from app.rules.hearts import HeartsMatch, pass_target
 
 
@@ -23,21 +22,22 @@ def test_sampled_deals_respect_voids_counts_and_passed_cards():
         view = match.view(seat)
         pos = from_view(view)
         target = pass_target(seat, view.pass_direction)
-        rng = SplitMix64(len(view.tricks))
+        known, need, unseen = hard.knowledge(pos, view)
+        state = len(view.tricks)
         for _ in range(10):
-            world = hard.sample_world(pos, view, rng)
-            assert world.hands[seat] == view.hand
+            hands, state = _search.sample_hands(known, seat, need, unseen, state)
+            assert hands[seat] == view.hand
             everything = pos.played
             for s in range(4):
-                assert world.hands[s].bit_count() == view.cards_left[s]
+                assert hands[s].bit_count() == view.cards_left[s]
                 for suit in range(4):
                     if pos.voids[s] >> suit & 1:
-                        assert not world.hands[s] & SUIT_MASKS[suit]
-                assert not everything & world.hands[s]
-                everything |= world.hands[s]
+                        assert not hands[s] & SUIT_MASKS[suit]
+                assert not everything & hands[s]
+                everything |= hands[s]
             assert everything == FULL_DECK
             # The cards this seat passed and that are not played yet are where it sent them.
-            assert view.passed & ~pos.played & ~world.hands[target] == 0
+            assert view.passed & ~pos.played & ~hands[target] == 0
         voids_seen += sum(v.bit_count() for v in pos.voids)
         match.play(choose_play("normal", view, decision_seed(view)))
     assert voids_seen  # the hand did show voids for the sampler to respect
@@ -52,14 +52,24 @@ def test_equivalent_cards_are_searched_once():
     assert groups == ["10C", "5D", "8D", "2S", "5S", "QS", "KS"]
 
 
-def test_value_plays_for_the_match_near_100():
+def test_match_result_near_100():
     me = 1
-    # Far from 100, only our points count.
-    assert hard.value([0, 8, 5, 13], me, (10, 20, 30, 40)) == -8
-    # Seat 2 can reach 100: ending the match while we are lowest beats a quiet hand.
-    totals = (70, 60, 95, 80)
-    win = hard.value([0, 8, 5, 13], me, totals)
-    quiet = hard.value([13, 0, 0, 13], me, totals)
-    assert win > quiet
-    # But ending it while someone else is lowest is a loss.
-    assert hard.value([0, 8, 5, 13], me, (50, 60, 95, 80)) < quiet
+    # Far from 100 the match goes on whatever the hand.
+    assert _search.match_result([0, 8, 5, 13], me, (10, 20, 30, 40)) == 0
+    # Seat 2 reaches 100 while we are lowest: the hand wins the match.
+    assert _search.match_result([0, 8, 5, 13], me, (70, 60, 95, 80)) == 1
+    # A quiet hand leaves everyone under 100.
+    assert _search.match_result([13, 0, 0, 13], me, (70, 60, 95, 80)) == 0
+    # Ending it while someone else is lowest loses; a shared lowest total lets it go on.
+    assert _search.match_result([0, 8, 5, 13], me, (50, 60, 95, 80)) == -1
+    assert _search.match_result([0, 8, 5, 13], me, (68, 60, 95, 80)) == 0
+
+
+def test_a_match_to_win_outweighs_points_this_hand():
+    ev = hard._Evaluation([1, 2], default=1, values=hard._values([50, 70], [0, 1]), points=[50, 70],
+                          deals=10)
+    # Card 2 takes two more points a deal but wins the match in one deal in ten.
+    assert ev.best() == 2
+    ev = hard._Evaluation([1, 2], default=1, values=hard._values([50, 70], [0, 0]), points=[50, 70],
+                          deals=10)
+    assert ev.best() == 1

@@ -1,0 +1,774 @@
+/* The Hard bot's search core: sampled deals of the unseen cards, played out to the end of the
+ * hand with the Normal policy at every seat.
+ *
+ * This is app/bots/normal.py's play policy, app/bots/model.py's `step` and app/rules/hearts_core.py's
+ * rule primitives, written again in C because the search plays millions of cards a second.
+ * tests/bots/test_bots_search_core.py plays thousands of positions through both and requires
+ * the same card every time, so a change to one side that is not made to the other fails there.
+ *
+ * Cards, masks and seats are as in app/rules/cards.py: card = suit * 13 + rank, a set of cards
+ * is a 52-bit mask, seats 0..3 play in order s -> (s + 1) & 3.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+
+typedef uint64_t Mask;
+
+enum { CLUBS, DIAMONDS, HEARTS, SPADES };
+#define FULL_DECK ((((Mask)1) << 52) - 1)
+#define SUIT_MASK(s) (((Mask)0x1FFF) << (13 * (s)))
+#define SUIT_OF(c) ((c) / 13)
+#define RANK_OF(c) ((c) % 13)
+#define BIT(c) (((Mask)1) << (c))
+#define QS (SPADES * 13 + 10)
+#define QS_BIT BIT(QS)
+#define KS_BIT BIT(QS + 1)
+#define AS_BIT BIT(QS + 2)
+#define HEART_MASK SUIT_MASK(HEARTS)
+#define SPADE_MASK SUIT_MASK(SPADES)
+#define POINT_MASK (HEART_MASK | QS_BIT)
+#define TWO_OF_CLUBS_BIT BIT(0)
+#define TOTAL_POINTS 26
+#define MATCH_TARGET 100
+/* normal.py's MOON_WATCH and HIGH_LEAD_RANK. */
+#define MOON_WATCH 6
+#define HIGH_LEAD_RANK 10
+/* sample_world's attempts before the view is called inconsistent. */
+#define DEAL_ATTEMPTS 20
+
+typedef struct {
+    Mask hands[4];
+    Mask played;
+    int trick[4];
+    int ntrick;
+    int leader;
+    int turn;
+    int points[4];
+    int voids[4];
+    int hearts_broken;
+    int tricks_done;
+} Pos;
+
+static inline int popcount(Mask m) { return __builtin_popcountll(m); }
+static inline int highest(Mask m) { return 63 - __builtin_clzll(m); }
+static inline int lowest(Mask m) { return __builtin_ctzll(m); }
+static inline Mask below(int c) { return (BIT(c) - 1) & SUIT_MASK(SUIT_OF(c)); }
+static inline Mask above(int c) { return ~((BIT(c) << 1) - 1) & SUIT_MASK(SUIT_OF(c)); }
+
+static inline int points_of(Mask cards) {
+    return popcount(cards & HEART_MASK) + ((cards & QS_BIT) ? 13 : 0);
+}
+
+static Mask legal_mask(Mask hand, int led_suit, int first_trick, int hearts_broken) {
+    if (led_suit >= 0) {
+        Mask follow = hand & SUIT_MASK(led_suit);
+        if (follow) return follow;
+        if (first_trick) return (hand & ~POINT_MASK) ? (hand & ~POINT_MASK) : hand;
+        return hand;
+    }
+    if (first_trick) return hand & TWO_OF_CLUBS_BIT;
+    if (hearts_broken) return hand;
+    return (hand & ~HEART_MASK) ? (hand & ~HEART_MASK) : hand;
+}
+
+static inline Mask legal(const Pos *p, int seat) {
+    return legal_mask(p->hands[seat], p->ntrick ? SUIT_OF(p->trick[0]) : -1,
+                      p->tricks_done == 0, p->hearts_broken);
+}
+
+/* The index in the open trick of the card winning it. */
+static int winning_index(const Pos *p) {
+    Mask suit_mask = SUIT_MASK(SUIT_OF(p->trick[0]));
+    int best = 0;
+    for (int i = 1; i < p->ntrick; i++) {
+        int c = p->trick[i];
+        if ((BIT(c) & suit_mask) && c > p->trick[best]) best = i;
+    }
+    return best;
+}
+
+static void step(Pos *p, int card) {
+    int seat = p->turn;
+    Mask bit = BIT(card);
+    p->hands[seat] &= ~bit;
+    p->played |= bit;
+    if (p->ntrick && SUIT_OF(card) != SUIT_OF(p->trick[0])) {
+        p->voids[seat] |= 1 << SUIT_OF(p->trick[0]);
+    } else if (!p->ntrick && SUIT_OF(card) == HEARTS && !p->hearts_broken) {
+        p->voids[seat] |= 0xF & ~(1 << HEARTS);
+    }
+    if (SUIT_OF(card) == HEARTS) p->hearts_broken = 1;
+    p->trick[p->ntrick++] = card;
+    if (p->ntrick < 4) {
+        p->turn = (seat + 1) & 3;
+        return;
+    }
+    int winner = (p->leader + winning_index(p)) & 3;
+    p->points[winner] += points_of(BIT(p->trick[0]) | BIT(p->trick[1]) | BIT(p->trick[2]) | bit);
+    p->ntrick = 0;
+    p->leader = winner;
+    p->turn = winner;
+    p->tricks_done++;
+}
+
+/* --- the Normal play policy (normal.py) --------------------------------------------------- */
+
+static Mask moon_losers(Mask hand, Mask out) {
+    Mask losers = 0;
+    for (int s = 0; s < 4; s++) {
+        Mask theirs = out & SUIT_MASK(s);
+        if (theirs && (hand & SUIT_MASK(s))) losers |= hand & below(highest(theirs));
+    }
+    return losers;
+}
+
+static int moon_threat(const Pos *p, int me) {
+    int total = p->points[0] + p->points[1] + p->points[2] + p->points[3];
+    if (total < MOON_WATCH || total == TOTAL_POINTS) return -1;
+    for (int s = 0; s < 4; s++)
+        if (s != me && p->points[s] == total) return s;
+    return -1;
+}
+
+static int any_void(const Pos *p, int suit) {
+    return ((p->voids[0] | p->voids[1] | p->voids[2] | p->voids[3]) >> suit) & 1;
+}
+
+static int shoot(const Pos *p, Mask legal_cards, Mask out) {
+    if (!p->ntrick) {
+        int best = -1, best_count = -1;
+        for (Mask m = legal_cards; m; m &= m - 1) {
+            int c = lowest(m);
+            if (out & above(c)) continue;
+            int count = popcount(out & SUIT_MASK(SUIT_OF(c)));
+            if (count > best_count || (count == best_count && c > best)) {
+                best = c;
+                best_count = count;
+            }
+        }
+        return best >= 0 ? best : highest(legal_cards);
+    }
+    int win = p->trick[winning_index(p)];
+    if (legal_cards & SUIT_MASK(SUIT_OF(p->trick[0]))) {
+        Mask over = legal_cards & above(win);
+        return over ? highest(over) : lowest(legal_cards);
+    }
+    Mask safe = legal_cards & ~POINT_MASK;
+    return lowest(safe ? safe : legal_cards);
+}
+
+static int early_high_lead(const Pos *p, Mask choices, Mask out) {
+    int best = -1;
+    for (int suit = CLUBS; suit <= DIAMONDS; suit++) {
+        Mask mine = choices & SUIT_MASK(suit);
+        if (!mine || RANK_OF(highest(mine)) < HIGH_LEAD_RANK) continue;
+        if (any_void(p, suit)) continue;
+        if (popcount(p->played & SUIT_MASK(suit)) > 4 || popcount(out & SUIT_MASK(suit)) < 6)
+            continue;
+        if (highest(mine) > best) best = highest(mine);
+    }
+    return best;
+}
+
+static int lead(const Pos *p, Mask hand, Mask legal_cards, Mask out, int threat) {
+    if (threat >= 0) {
+        Mask hearts = legal_cards & HEART_MASK;
+        if (hearts && !(out & above(highest(hearts)))) return highest(hearts);
+    }
+    int queen_out = !(p->played & QS_BIT);
+    Mask spades = legal_cards & SPADE_MASK;
+    Mask high_spades = QS_BIT | KS_BIT | AS_BIT;
+    if (queen_out && spades && !(hand & high_spades)) return lowest(spades);
+    Mask avoid = (queen_out && (hand & high_spades)) ? SPADE_MASK : 0;
+    Mask choices = (legal_cards & ~avoid) ? (legal_cards & ~avoid) : legal_cards;
+    int early = early_high_lead(p, choices, out);
+    if (early >= 0) return early;
+    int best = -1, k0 = 0, k1 = 0, k2 = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        Mask mine = choices & SUIT_MASK(suit);
+        if (!mine) continue;
+        int c = lowest(mine);
+        int a = (out & above(c)) ? 0 : 1;
+        int b = popcount(out & below(c));
+        int n = popcount(mine);
+        if (best < 0 || a < k0 || (a == k0 && (b < k1 || (b == k1 && n < k2)))) {
+            best = c;
+            k0 = a;
+            k1 = b;
+            k2 = n;
+        }
+    }
+    return best;
+}
+
+static int follow_spades(Mask legal_cards, int win, int last_and_clean) {
+    if (legal_cards & QS_BIT) {
+        Mask rest = legal_cards & ~QS_BIT;
+        if (win > QS) return QS;
+        if (rest) return highest((rest & below(win)) ? (rest & below(win)) : rest);
+        return QS;
+    }
+    if (last_and_clean) return highest(legal_cards);
+    Mask safe = legal_cards & below(QS);
+    if (safe) return highest((safe & below(win)) ? (safe & below(win)) : safe);
+    return lowest(legal_cards);
+}
+
+static int follow(const Pos *p, Mask legal_cards, int threat) {
+    int led = SUIT_OF(p->trick[0]);
+    int wi = winning_index(p);
+    int win_seat = (p->leader + wi) & 3;
+    int win = p->trick[wi];
+    Mask trick_mask = 0;
+    for (int i = 0; i < p->ntrick; i++) trick_mask |= BIT(p->trick[i]);
+    int trick_points = points_of(trick_mask);
+    int last = p->ntrick == 3;
+    Mask duck = legal_cards & below(win);
+    Mask over = legal_cards & above(win);
+    if (threat >= 0 && win_seat == threat && over && (trick_points || led == HEARTS))
+        return highest(over);
+    if (led == SPADES && !(p->played & QS_BIT))
+        return follow_spades(legal_cards, win, last && !trick_points);
+    if (trick_points || led == HEARTS) {
+        if (duck) return highest(duck);
+        return last ? highest(legal_cards) : lowest(legal_cards);
+    }
+    int first_round = popcount(p->played & SUIT_MASK(led)) == p->ntrick;
+    if (last || p->tricks_done == 0 || (first_round && !any_void(p, led)))
+        return highest(legal_cards);
+    if (duck) return highest(duck);
+    return lowest(legal_cards);
+}
+
+static int highest_rank(Mask cards, Mask hand) {
+    int best = -1, best_rank = -1, best_len = 0;
+    for (Mask m = cards; m; m &= m - 1) {
+        int c = lowest(m);
+        int len = popcount(hand & SUIT_MASK(SUIT_OF(c)));
+        if (RANK_OF(c) > best_rank || (RANK_OF(c) == best_rank && len < best_len)) {
+            best = c;
+            best_rank = RANK_OF(c);
+            best_len = len;
+        }
+    }
+    return best;
+}
+
+static int discard(const Pos *p, Mask hand, Mask legal_cards, int threat) {
+    int win_seat = (p->leader + winning_index(p)) & 3;
+    if (threat >= 0) {
+        if (win_seat == threat) {
+            Mask safe = legal_cards & ~POINT_MASK;
+            if (safe) return highest_rank(safe, hand);
+        } else if (legal_cards & POINT_MASK) {
+            return (legal_cards & QS_BIT) ? QS : highest(legal_cards & POINT_MASK);
+        }
+    }
+    if (legal_cards & QS_BIT) return QS;
+    if (!(p->played & QS_BIT) && (legal_cards & (AS_BIT | KS_BIT)))
+        return highest(legal_cards & (AS_BIT | KS_BIT));
+    if ((legal_cards & HEART_MASK) && !(threat >= 0 && win_seat == threat))
+        return highest(legal_cards & HEART_MASK);
+    Mask keep = SPADE_MASK & ~(QS_BIT | KS_BIT | AS_BIT);
+    return highest_rank((legal_cards & ~keep) ? (legal_cards & ~keep) : legal_cards, hand);
+}
+
+static int normal_play(const Pos *p, int me, Mask legal_cards) {
+    if (!(legal_cards & (legal_cards - 1))) return lowest(legal_cards);
+    Mask hand = p->hands[me];
+    Mask out = FULL_DECK & ~(p->played | hand);
+    int others = p->points[0] + p->points[1] + p->points[2] + p->points[3] - p->points[me];
+    if (others == 0 && popcount(moon_losers(hand, out)) <= 1 && (out & POINT_MASK))
+        return shoot(p, legal_cards, out);
+    int threat = moon_threat(p, me);
+    if (!p->ntrick) return lead(p, hand, legal_cards, out, threat);
+    if (legal_cards & SUIT_MASK(SUIT_OF(p->trick[0]))) return follow(p, legal_cards, threat);
+    return discard(p, hand, legal_cards, threat);
+}
+
+/* The hand played out by Normal at every seat; the scores after the moon rule. */
+static void play_out(Pos *p, int scores[4]) {
+    while (p->tricks_done < 13) {
+        int seat = p->turn;
+        step(p, normal_play(p, seat, legal(p, seat)));
+    }
+    for (int s = 0; s < 4; s++) scores[s] = p->points[s];
+    for (int s = 0; s < 4; s++) {
+        if (p->points[s] == TOTAL_POINTS) {
+            for (int t = 0; t < 4; t++) scores[t] = t == s ? 0 : TOTAL_POINTS;
+        }
+    }
+}
+
+/* How the hand ends the match for `me`: +1 won (the one lowest total once a total reaches
+ * 100), -1 lost (it ends and `me` is not the lowest), 0 it goes on (or ends in a shared low). */
+static int match_result(const int scores[4], int me, const int totals[4]) {
+    int final[4], high, low, low_count = 0;
+    for (int s = 0; s < 4; s++) final[s] = totals[s] + scores[s];
+    high = low = final[0];
+    for (int s = 1; s < 4; s++) {
+        if (final[s] > high) high = final[s];
+        if (final[s] < low) low = final[s];
+    }
+    if (high < MATCH_TARGET) return 0;
+    if (final[me] > low) return -1;
+    for (int s = 0; s < 4; s++) low_count += final[s] == low;
+    return low_count == 1 ? 1 : 0;
+}
+
+/* Sums over the rollouts of one candidate: our points after the moon rule, match results. */
+typedef struct {
+    long points;
+    long results;
+} Tally;
+
+static void tally(Pos *p, int me, const int totals[4], Tally *t) {
+    int scores[4];
+    play_out(p, scores);
+    t->points += scores[me];
+    t->results += match_result(scores, me, totals);
+}
+
+/* --- sampling the unseen cards (SplitMix64, as app/rules/deal_codes.py) ------------------- */
+
+static inline uint64_t next_u64(uint64_t *state) {
+    *state += 0x9E3779B97F4A7C15ULL;
+    uint64_t z = *state;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static inline int below_bound(uint64_t *state, int bound) {
+    uint64_t b = (uint64_t)bound;
+    uint64_t rest = (0 - b) % b; /* 2**64 mod b */
+    for (;;) {
+        uint64_t v = next_u64(state);
+        if (rest == 0 || v < 0 - rest) return (int)(v % b);
+    }
+}
+
+/* Moves one placed card to another seat that may hold it, making room for `card`. */
+static int make_room(int card, Mask hands[4], int room[4], int allowed[4][3],
+                     const int n_allowed[4]) {
+    int suit = SUIT_OF(card);
+    for (int i = 0; i < n_allowed[suit]; i++) {
+        int s = allowed[suit][i];
+        for (Mask m = hands[s]; m; m &= m - 1) {
+            int other = lowest(m);
+            int os = SUIT_OF(other);
+            for (int j = 0; j < n_allowed[os]; j++) {
+                int s2 = allowed[os][j];
+                if (s2 != s && room[s2] > 0) {
+                    hands[s] &= ~BIT(other);
+                    hands[s2] |= BIT(other);
+                    room[s2]--;
+                    room[s]++;
+                    return s;
+                }
+            }
+        }
+    }
+    return -1;
+}
+
+/* One deal of `cards` to the seats other than `me`, `need[s]` each, none in a suit the seat
+ * has shown void in. Shuffle, then place the most constrained suits first; each card goes to
+ * a seat with room drawn in proportion to that room, which keeps the deal close to uniform. */
+static int deal(const int *cards, int n, const int need[4], const int voids[4], int me,
+                uint64_t *rng, Mask hands[4]) {
+    int order[52], sorted[52];
+    for (int i = 0; i < n; i++) order[i] = cards[i];
+    for (int i = n - 1; i > 0; i--) {
+        int j = below_bound(rng, i + 1);
+        int t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    int allowed[4][3], n_allowed[4];
+    for (int suit = 0; suit < 4; suit++) {
+        n_allowed[suit] = 0;
+        for (int s = 0; s < 4; s++)
+            if (s != me && !((voids[s] >> suit) & 1)) allowed[suit][n_allowed[suit]++] = s;
+    }
+    /* A stable sort by the number of seats that may hold the card's suit. */
+    int k = 0;
+    for (int count = 0; count <= 3; count++)
+        for (int i = 0; i < n; i++)
+            if (n_allowed[SUIT_OF(order[i])] == count) sorted[k++] = order[i];
+    int room[4];
+    for (int s = 0; s < 4; s++) {
+        room[s] = need[s];
+        hands[s] = 0;
+    }
+    for (int i = 0; i < n; i++) {
+        int c = sorted[i], suit = SUIT_OF(c), total = 0, s = -1;
+        for (int j = 0; j < n_allowed[suit]; j++)
+            if (room[allowed[suit][j]] > 0) total += room[allowed[suit][j]];
+        if (total > 0) {
+            int pick = below_bound(rng, total);
+            for (int j = 0; j < n_allowed[suit]; j++) {
+                int t = allowed[suit][j];
+                if (room[t] <= 0) continue;
+                pick -= room[t];
+                if (pick < 0) {
+                    s = t;
+                    break;
+                }
+            }
+        } else {
+            s = make_room(c, hands, room, allowed, n_allowed);
+            if (s < 0) return 0;
+        }
+        hands[s] |= BIT(c);
+        room[s]--;
+    }
+    return 1;
+}
+
+/* What the deciding seat knows, and the other seats' hands to fill in. */
+typedef struct {
+    Pos pos;
+    int me;
+    int need[4];
+    int cards[52];
+    int n_cards;
+} Knowledge;
+
+static int sample_world(const Knowledge *k, uint64_t *rng, Pos *world) {
+    Mask hands[4];
+    for (int attempt = 0; attempt < DEAL_ATTEMPTS; attempt++) {
+        if (deal(k->cards, k->n_cards, k->need, k->pos.voids, k->me, rng, hands)) {
+            *world = k->pos;
+            for (int s = 0; s < 4; s++) world->hands[s] |= hands[s];
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* --- Python interface --------------------------------------------------------------------- */
+
+static PyObject *SamplingError;
+
+static int read_ints(PyObject *seq, int *out, int n, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return 0;
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %d items", what, n);
+        Py_DECREF(fast);
+        return 0;
+    }
+    for (int i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return 0;
+        }
+        out[i] = (int)v;
+    }
+    Py_DECREF(fast);
+    return 1;
+}
+
+static int read_masks(PyObject *seq, Mask *out, int n, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return 0;
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %d items", what, n);
+        Py_DECREF(fast);
+        return 0;
+    }
+    for (int i = 0; i < n; i++) {
+        out[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return 0;
+        }
+    }
+    Py_DECREF(fast);
+    return 1;
+}
+
+/* A model.Pos (duck-typed: its attributes) as a C Pos. */
+static int read_pos(PyObject *obj, Pos *p) {
+    PyObject *a;
+    int ok = 1;
+    memset(p, 0, sizeof *p);
+#define ATTR(name) (a = PyObject_GetAttrString(obj, name)) != NULL
+    if (!(ATTR("hands"))) return 0;
+    ok = read_masks(a, p->hands, 4, "hands");
+    Py_DECREF(a);
+    if (!ok || !(ATTR("points"))) return 0;
+    ok = read_ints(a, p->points, 4, "points");
+    Py_DECREF(a);
+    if (!ok || !(ATTR("voids"))) return 0;
+    ok = read_ints(a, p->voids, 4, "voids");
+    Py_DECREF(a);
+    if (!ok || !(ATTR("trick"))) return 0;
+    {
+        Py_ssize_t n = PySequence_Size(a);
+        if (n < 0 || n > 3) {
+            Py_DECREF(a);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "trick: 0 to 3 cards");
+            return 0;
+        }
+        p->ntrick = (int)n;
+        ok = read_ints(a, p->trick, (int)n, "trick");
+        Py_DECREF(a);
+        if (!ok) return 0;
+    }
+    if (!(ATTR("played"))) return 0;
+    p->played = PyLong_AsUnsignedLongLong(a);
+    Py_DECREF(a);
+    const char *names[] = {"leader", "turn", "hearts_broken", "tricks_done"};
+    int *fields[] = {&p->leader, &p->turn, &p->hearts_broken, &p->tricks_done};
+    for (int i = 0; i < 4; i++) {
+        if (!(ATTR(names[i]))) return 0;
+        *fields[i] = (int)PyLong_AsLong(a);
+        Py_DECREF(a);
+    }
+#undef ATTR
+    return !PyErr_Occurred();
+}
+
+static int read_knowledge(PyObject *pos, int me, PyObject *need, Mask unseen, Knowledge *k) {
+    if (!read_pos(pos, &k->pos) || !read_ints(need, k->need, 4, "need")) return 0;
+    if (me < 0 || me > 3) {
+        PyErr_SetString(PyExc_ValueError, "seat: 0 to 3");
+        return 0;
+    }
+    k->me = me;
+    k->n_cards = 0;
+    int total = 0;
+    for (int s = 0; s < 4; s++) total += s == me ? 0 : k->need[s];
+    for (Mask m = unseen & FULL_DECK; m; m &= m - 1) k->cards[k->n_cards++] = lowest(m);
+    if (total != k->n_cards) {
+        PyErr_SetString(PyExc_ValueError, "need: the seats must hold every unseen card");
+        return 0;
+    }
+    return 1;
+}
+
+static PyObject *py_normal_play(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *pos_obj;
+    int me;
+    unsigned long long legal_cards;
+    Pos p;
+    if (!PyArg_ParseTuple(args, "OiK", &pos_obj, &me, &legal_cards)) return NULL;
+    if (!read_pos(pos_obj, &p)) return NULL;
+    if (!legal_cards || me < 0 || me > 3) {
+        PyErr_SetString(PyExc_ValueError, "no legal card, or no such seat");
+        return NULL;
+    }
+    return PyLong_FromLong(normal_play(&p, me, legal_cards));
+}
+
+static PyObject *py_sample_hands(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *pos_obj, *need;
+    int me;
+    unsigned long long unseen, state;
+    Knowledge k;
+    Pos world;
+    if (!PyArg_ParseTuple(args, "OiOKK", &pos_obj, &me, &need, &unseen, &state)) return NULL;
+    if (!read_knowledge(pos_obj, me, need, unseen, &k)) return NULL;
+    uint64_t rng = state;
+    if (!sample_world(&k, &rng, &world)) {
+        PyErr_SetString(SamplingError, "no deal of the unseen cards fits the view");
+        return NULL;
+    }
+    return Py_BuildValue("(KKKK)K", (unsigned long long)world.hands[0],
+                         (unsigned long long)world.hands[1], (unsigned long long)world.hands[2],
+                         (unsigned long long)world.hands[3], (unsigned long long)rng);
+}
+
+static PyObject *tallies(const Tally *t, int n) {
+    PyObject *points = PyList_New(n), *results = PyList_New(n);
+    if (!points || !results) goto fail;
+    for (int i = 0; i < n; i++) {
+        PyObject *pv = PyLong_FromLong(t[i].points), *rv = PyLong_FromLong(t[i].results);
+        if (!pv || !rv) {
+            Py_XDECREF(pv);
+            Py_XDECREF(rv);
+            goto fail;
+        }
+        PyList_SET_ITEM(points, i, pv);
+        PyList_SET_ITEM(results, i, rv);
+    }
+    return Py_BuildValue("NN", points, results);
+fail:
+    Py_XDECREF(points);
+    Py_XDECREF(results);
+    return NULL;
+}
+
+static PyObject *py_play_rollouts(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *pos_obj, *need, *cands_obj, *totals_obj;
+    int me, worlds;
+    unsigned long long unseen, state;
+    Knowledge k;
+    int cands[13], totals[4];
+    Tally t[13];
+    if (!PyArg_ParseTuple(args, "OiOKOOKi", &pos_obj, &me, &need, &unseen, &cands_obj,
+                          &totals_obj, &state, &worlds))
+        return NULL;
+    if (!read_knowledge(pos_obj, me, need, unseen, &k)) return NULL;
+    Py_ssize_t n = PySequence_Size(cands_obj);
+    if (n < 1 || n > 13) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "candidates: 1 to 13 cards");
+        return NULL;
+    }
+    if (!read_ints(cands_obj, cands, (int)n, "candidates") ||
+        !read_ints(totals_obj, totals, 4, "totals"))
+        return NULL;
+    if (k.pos.turn != me || k.pos.tricks_done >= 13 || worlds < 1) {
+        PyErr_SetString(PyExc_ValueError, "it must be the deciding seat's turn, worlds >= 1");
+        return NULL;
+    }
+    for (int i = 0; i < n; i++) {
+        if (cands[i] < 0 || cands[i] > 51 || !(legal(&k.pos, me) & BIT(cands[i]))) {
+            PyErr_SetString(PyExc_ValueError, "candidates: every card must be legal now");
+            return NULL;
+        }
+    }
+    memset(t, 0, sizeof t);
+    uint64_t rng = state;
+    int failed = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (int w = 0; w < worlds; w++) {
+        Pos world;
+        if (!sample_world(&k, &rng, &world)) {
+            failed = 1;
+            break;
+        }
+        for (int i = 0; i < n; i++) {
+            Pos trial = world;
+            step(&trial, cands[i]);
+            tally(&trial, me, totals, &t[i]);
+        }
+    }
+    Py_END_ALLOW_THREADS
+    if (failed) {
+        PyErr_SetString(SamplingError, "no deal of the unseen cards fits the view");
+        return NULL;
+    }
+    PyObject *sums = tallies(t, (int)n);
+    if (!sums) return NULL;
+    return Py_BuildValue("NK", sums, (unsigned long long)rng);
+}
+
+/* Whole hands from the exchange on: deal w's hands, every other seat passing passes[w][s] and
+ * `me` passing candidate i, to the seat `offset` places on. */
+static PyObject *py_pass_rollouts(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *deals_obj, *passes_obj, *cands_obj, *totals_obj;
+    int me, offset, totals[4];
+    if (!PyArg_ParseTuple(args, "OOiiOO", &deals_obj, &passes_obj, &me, &offset, &cands_obj,
+                          &totals_obj))
+        return NULL;
+    if (!read_ints(totals_obj, totals, 4, "totals")) return NULL;
+    Py_ssize_t worlds = PySequence_Size(deals_obj), n = PySequence_Size(cands_obj);
+    if (worlds < 1 || n < 1 || PySequence_Size(passes_obj) != worlds || me < 0 || me > 3 ||
+        offset < 1 || offset > 3) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "one pass per deal, candidates, a seat, an offset");
+        return NULL;
+    }
+    Mask *deals = PyMem_Malloc(sizeof(Mask) * 8 * (size_t)worlds);
+    Mask *cands = PyMem_Malloc(sizeof(Mask) * (size_t)n);
+    Tally *t = PyMem_Calloc((size_t)n, sizeof(Tally));
+    PyObject *result = NULL;
+    if (!deals || !cands || !t) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t w = 0; w < worlds; w++) {
+        PyObject *d = PySequence_GetItem(deals_obj, w), *q = PySequence_GetItem(passes_obj, w);
+        int ok = d && q && read_masks(d, deals + 8 * w, 4, "deal") &&
+                 read_masks(q, deals + 8 * w + 4, 4, "passes");
+        Py_XDECREF(d);
+        Py_XDECREF(q);
+        if (!ok) goto done;
+    }
+    if (!read_masks(cands_obj, cands, (int)n, "candidates")) goto done;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (popcount(cands[i]) != 3 || (cands[i] & ~deals[me])) {
+            PyErr_SetString(PyExc_ValueError, "candidates: three cards of the seat's hand each");
+            goto done;
+        }
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t w = 0; w < worlds; w++) {
+        const Mask *hands = deals + 8 * w, *passes = hands + 4;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            Pos p;
+            memset(&p, 0, sizeof p);
+            for (int s = 0; s < 4; s++) {
+                Mask gives = s == me ? cands[i] : passes[s];
+                p.hands[s] |= hands[s] & ~gives;
+                p.hands[(s + offset) & 3] |= gives;
+            }
+            for (int s = 0; s < 4; s++)
+                if (p.hands[s] & TWO_OF_CLUBS_BIT) p.leader = p.turn = s;
+            tally(&p, me, totals, &t[i]);
+        }
+    }
+    Py_END_ALLOW_THREADS
+    result = tallies(t, (int)n);
+done:
+    PyMem_Free(deals);
+    PyMem_Free(cands);
+    PyMem_Free(t);
+    return result;
+}
+
+static PyObject *py_match_result(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *scores_obj, *totals_obj;
+    int me, scores[4], totals[4];
+    if (!PyArg_ParseTuple(args, "OiO", &scores_obj, &me, &totals_obj)) return NULL;
+    if (!read_ints(scores_obj, scores, 4, "scores") || !read_ints(totals_obj, totals, 4, "totals"))
+        return NULL;
+    if (me < 0 || me > 3) {
+        PyErr_SetString(PyExc_ValueError, "seat: 0 to 3");
+        return NULL;
+    }
+    return PyLong_FromLong(match_result(scores, me, totals));
+}
+
+static PyMethodDef methods[] = {
+    {"normal_play", py_normal_play, METH_VARARGS,
+     "normal_play(pos, seat, legal) -> card: Normal's play for `seat` in a model.Pos."},
+    {"sample_hands", py_sample_hands, METH_VARARGS,
+     "sample_hands(pos, seat, need, unseen, rng_state) -> (hands, rng_state): the hands of\n"
+     "`pos` with the `unseen` cards dealt to the other seats, `need[s]` each, voids kept."},
+    {"play_rollouts", py_play_rollouts, METH_VARARGS,
+     "play_rollouts(pos, seat, need, unseen, candidates, totals, rng_state, worlds)\n"
+     "-> ((points, results), rng_state): `worlds` sampled deals (as sample_hands), each\n"
+     "candidate played in each and the hand finished by Normal; per candidate the sums of\n"
+     "the seat's points and of its match results (see match_result)."},
+    {"pass_rollouts", py_pass_rollouts, METH_VARARGS,
+     "pass_rollouts(deals, passes, seat, offset, candidates, totals) -> (points, results):\n"
+     "each deal's hand played by Normal after the exchange, `seat` passing each candidate."},
+    {"match_result", py_match_result, METH_VARARGS,
+     "match_result(scores, seat, totals) -> +1 the hand wins the match for `seat`, -1 loses\n"
+     "it, 0 the match goes on."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_search", "The Hard bot's search core (see the top of _search.c).", -1,
+    methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__search(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    SamplingError = PyErr_NewException("app.bots._search.SamplingError", PyExc_RuntimeError,
+                                       NULL);
+    if (!SamplingError || PyModule_AddObject(m, "SamplingError", SamplingError) < 0) {
+        Py_XDECREF(SamplingError);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(SamplingError);
+    return m;
+}
