@@ -9,39 +9,25 @@ thousands of times per second of search).
 
 from __future__ import annotations
 
-from app.rules.cards import QUEEN_OF_SPADES, SUIT_MASKS
-from app.rules.hearts_core import (
-    HEARTS_MASK,
-    POINT_CARDS,
-    QUEEN_OF_SPADES_BIT,
-    highest_card,
-    legal_mask,
-    lowest_card,
-    moon_scores,
-    points_of,
-)
+from app.rules.cards import HEARTS, QUEEN_OF_SPADES, SPADES, SUIT_MASKS, suit_of
+from app.rules.hearts_core import legal_mask, moon_scores, points_of
 
-CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
-HEART_MASK = HEARTS_MASK
-SPADE_MASK = SUIT_MASKS[SPADES]
-QS = QUEEN_OF_SPADES
-QS_BIT = QUEEN_OF_SPADES_BIT
-KS_BIT = 1 << (QS + 1)
-AS_BIT = 1 << (QS + 2)
-POINT_MASK = POINT_CARDS
+SPADES_MASK = SUIT_MASKS[SPADES]
+KING_OF_SPADES_BIT = 1 << (QUEEN_OF_SPADES + 1)
+ACE_OF_SPADES_BIT = 1 << (QUEEN_OF_SPADES + 2)
+# The queen and the spades she falls on.
+HIGH_SPADES = (1 << QUEEN_OF_SPADES) | KING_OF_SPADES_BIT | ACE_OF_SPADES_BIT
 ALL_SUITS_VOID = 0b1111
-highest = highest_card
-lowest = lowest_card
 
 
 def below(card: int) -> int:
     """The cards of ``card``'s suit that rank lower than it."""
-    return ((1 << card) - 1) & SUIT_MASKS[card // 13]
+    return ((1 << card) - 1) & SUIT_MASKS[suit_of(card)]
 
 
 def above(card: int) -> int:
     """The cards of ``card``'s suit that rank higher than it."""
-    return ~((2 << card) - 1) & SUIT_MASKS[card // 13]
+    return ~((2 << card) - 1) & SUIT_MASKS[suit_of(card)]
 
 
 class Pos:
@@ -54,7 +40,6 @@ class Pos:
         "leader",
         "played",
         "points",
-        "taken",
         "trick",
         "tricks_done",
         "turn",
@@ -68,7 +53,6 @@ class Pos:
         self.leader = 0
         self.turn = 0
         self.points = [0, 0, 0, 0]  # points taken this hand, before the moon rule
-        self.taken = [0, 0, 0, 0]  # tricks taken this hand
         self.voids = [0, 0, 0, 0]  # per seat, bit s set: shown void in suit s
         self.hearts_broken = False
         self.tricks_done = 0
@@ -81,7 +65,6 @@ class Pos:
         other.leader = self.leader
         other.turn = self.turn
         other.points = self.points[:]
-        other.taken = self.taken[:]
         other.voids = self.voids[:]
         other.hearts_broken = self.hearts_broken
         other.tricks_done = self.tricks_done
@@ -90,7 +73,7 @@ class Pos:
     def winning(self) -> tuple[int, int]:
         """(seat, card) currently winning the open trick (which must not be empty)."""
         trick = self.trick
-        suit_mask = SUIT_MASKS[trick[0] // 13]
+        suit_mask = SUIT_MASKS[suit_of(trick[0])]
         best = 0
         for i in range(1, len(trick)):
             c = trick[i]
@@ -103,7 +86,7 @@ def legal(pos: Pos, seat: int) -> int:
     """The cards ``seat`` may play now (the engine's own rule primitive)."""
     trick = pos.trick
     return legal_mask(
-        pos.hands[seat], trick[0] // 13 if trick else -1, pos.tricks_done == 0, pos.hearts_broken
+        pos.hands[seat], suit_of(trick[0]) if trick else -1, pos.tricks_done == 0, pos.hearts_broken
     )
 
 
@@ -114,12 +97,12 @@ def step(pos: Pos, card: int) -> None:
     pos.hands[seat] &= ~bit
     pos.played |= bit
     trick = pos.trick
-    if trick and card // 13 != trick[0] // 13:
-        pos.voids[seat] |= 1 << (trick[0] // 13)
-    elif not trick and card // 13 == HEARTS and not pos.hearts_broken:
+    if trick and suit_of(card) != suit_of(trick[0]):
+        pos.voids[seat] |= 1 << suit_of(trick[0])
+    elif not trick and suit_of(card) == HEARTS and not pos.hearts_broken:
         # Leading an unbroken heart is only legal with nothing but hearts left.
         pos.voids[seat] |= ALL_SUITS_VOID & ~(1 << HEARTS)
-    if card // 13 == HEARTS:
+    if suit_of(card) == HEARTS:
         pos.hearts_broken = True
     trick.append(card)
     if len(trick) < 4:
@@ -127,7 +110,6 @@ def step(pos: Pos, card: int) -> None:
         return
     winner, _ = pos.winning()
     pos.points[winner] += points_of((1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | bit)
-    pos.taken[winner] += 1
     pos.trick = []
     pos.leader = winner
     pos.turn = winner

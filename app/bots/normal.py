@@ -7,25 +7,34 @@ Hard bot can use it unchanged to play sampled worlds out. Each tip is marked whe
 from __future__ import annotations
 
 from app.bots.model import (
-    AS_BIT,
-    CLUBS,
-    DIAMONDS,
-    HEART_MASK,
-    HEARTS,
-    KS_BIT,
-    POINT_MASK,
-    QS,
-    QS_BIT,
-    SPADE_MASK,
-    SPADES,
+    ACE_OF_SPADES_BIT,
+    HIGH_SPADES,
+    KING_OF_SPADES_BIT,
+    SPADES_MASK,
     Pos,
     above,
     below,
-    highest,
-    lowest,
 )
-from app.rules.cards import FULL_DECK, SUIT_MASKS, cards_in
-from app.rules.hearts_core import points_of
+from app.rules.cards import (
+    CLUBS,
+    DIAMONDS,
+    FULL_DECK,
+    HEARTS,
+    QUEEN_OF_SPADES,
+    SPADES,
+    SUIT_MASKS,
+    cards_in,
+    rank_of,
+    suit_of,
+)
+from app.rules.hearts_core import (
+    HEARTS_MASK,
+    POINT_CARDS,
+    QUEEN_OF_SPADES_BIT,
+    highest_card,
+    lowest_card,
+    points_of,
+)
 
 # Tip 5: the points one player must hold, alone, before the others start blocking a moon.
 MOON_WATCH = 6
@@ -41,7 +50,7 @@ def moon_losers(hand: int, out: int) -> int:
     for suit_mask in SUIT_MASKS:
         theirs = out & suit_mask
         if theirs and hand & suit_mask:
-            losers |= hand & below(highest(theirs))
+            losers |= hand & below(highest_card(theirs))
     return losers
 
 
@@ -51,7 +60,7 @@ def moon_losers(hand: int, out: int) -> int:
 def choose_pass(hand: int) -> int:
     """Three cards to pass, by tip 1 (void a minor suit, shed danger), tip 2 and tip 5."""
     losers = moon_losers(hand, FULL_DECK & ~hand)
-    if losers.bit_count() <= 3 and (hand & HEART_MASK).bit_count() >= 5:
+    if losers.bit_count() <= 3 and (hand & HEARTS_MASK).bit_count() >= 5:
         # Tip 5: a hand that can clearly take every trick passes its weak cards and shoots.
         chosen = losers
         for c in cards_in(hand & ~chosen):
@@ -61,14 +70,14 @@ def choose_pass(hand: int) -> int:
         return chosen
 
     chosen = 0
-    low_spades = (hand & SPADE_MASK & ~(QS_BIT | KS_BIT | AS_BIT)).bit_count()
+    low_spades = (hand & SPADES_MASK & ~HIGH_SPADES).bit_count()
     # Tip 2: the queen with four or more lower spades is safer kept; so are K and A with them.
     if low_spades < 4:
-        chosen |= hand & QS_BIT
-        chosen |= hand & AS_BIT
-        chosen |= hand & KS_BIT
+        chosen |= hand & QUEEN_OF_SPADES_BIT
+        chosen |= hand & ACE_OF_SPADES_BIT
+        chosen |= hand & KING_OF_SPADES_BIT
         while chosen.bit_count() > 3:
-            chosen &= ~(1 << lowest(chosen))
+            chosen &= ~(1 << lowest_card(chosen))
     room = 3 - chosen.bit_count()
     # Tip 1: void clubs or diamonds (shortest first, clubs on a tie) if it fits.
     minors = [
@@ -88,11 +97,11 @@ def choose_pass(hand: int) -> int:
 
 def _most_dangerous(cards: int, hand: int) -> int:
     def danger(c: int) -> tuple[int, int, int]:
-        rank = c % 13
-        suit = c // 13
+        rank = rank_of(c)
+        suit = suit_of(c)
         if suit == HEARTS and rank >= HIGH_HEART_RANK:
             tier = 2
-        elif suit == SPADES and c < QS:
+        elif suit == SPADES and c < QUEEN_OF_SPADES:
             tier = 0
         else:
             tier = 1
@@ -121,12 +130,12 @@ def choose_play(pos: Pos, me: int, legal: int) -> int:
     hand = pos.hands[me]
     out = FULL_DECK & ~(pos.played | hand)
     others = sum(pos.points) - pos.points[me]
-    if others == 0 and moon_losers(hand, out).bit_count() <= 1 and out & POINT_MASK:
+    if others == 0 and moon_losers(hand, out).bit_count() <= 1 and out & POINT_CARDS:
         return _shoot(pos, legal, out)
     threat = moon_threat(pos, me)
     if not pos.trick:
         return _lead(pos, me, hand, legal, out, threat)
-    if legal & SUIT_MASKS[pos.trick[0] // 13]:
+    if legal & SUIT_MASKS[suit_of(pos.trick[0])]:
         return _follow(pos, legal, threat)
     return _discard(pos, hand, legal, threat)
 
@@ -136,31 +145,31 @@ def _shoot(pos: Pos, legal: int, out: int) -> int:
     if not pos.trick:
         sure = [c for c in cards_in(legal) if not out & above(c)]
         if sure:
-            return max(sure, key=lambda c: ((out & SUIT_MASKS[c // 13]).bit_count(), c))
-        return highest(legal)
+            return max(sure, key=lambda c: ((out & SUIT_MASKS[suit_of(c)]).bit_count(), c))
+        return highest_card(legal)
     _, win = pos.winning()
-    if legal & SUIT_MASKS[pos.trick[0] // 13]:
+    if legal & SUIT_MASKS[suit_of(pos.trick[0])]:
         over = legal & above(win)
-        return highest(over) if over else lowest(legal)
-    safe = legal & ~POINT_MASK
-    return lowest(safe or legal)
+        return highest_card(over) if over else lowest_card(legal)
+    safe = legal & ~POINT_CARDS
+    return lowest_card(safe or legal)
 
 
 def _lead(pos: Pos, me: int, hand: int, legal: int, out: int, threat: int) -> int:
     if threat >= 0:
         # Tip 5: lead the top heart to take a trick with points away from the shooter.
-        hearts = legal & HEART_MASK
-        if hearts and not out & above(highest(hearts)):
-            return highest(hearts)
-    queen_out = not pos.played & QS_BIT
-    spades = legal & SPADE_MASK
-    if queen_out and spades and not hand & (QS_BIT | KS_BIT | AS_BIT):
+        hearts = legal & HEARTS_MASK
+        if hearts and not out & above(highest_card(hearts)):
+            return highest_card(hearts)
+    queen_out = not pos.played & QUEEN_OF_SPADES_BIT
+    spades = legal & SPADES_MASK
+    if queen_out and spades and not hand & HIGH_SPADES:
         # Tip 3: without Q, K or A of spades, low spade leads force the queen out.
-        return lowest(spades)
+        return lowest_card(spades)
     avoid = 0
-    if queen_out and hand & (QS_BIT | KS_BIT | AS_BIT):
+    if queen_out and hand & HIGH_SPADES:
         # Tip 2: holding the queen (or what it falls on), keep the spades and wait.
-        avoid = SPADE_MASK
+        avoid = SPADES_MASK
     choices = (legal & ~avoid) or legal
     early = _early_high_lead(pos, choices, out)
     if early >= 0:
@@ -171,7 +180,7 @@ def _lead(pos: Pos, me: int, hand: int, legal: int, out: int, threat: int) -> in
         mine = choices & suit_mask
         if not mine:
             continue
-        c = lowest(mine)
+        c = lowest_card(mine)
         key = (
             0 if out & above(c) else 1,
             (out & below(c)).bit_count(),
@@ -188,21 +197,21 @@ def _early_high_lead(pos: Pos, choices: int, out: int) -> int:
     best = -1
     for suit in (CLUBS, DIAMONDS):
         mine = choices & SUIT_MASKS[suit]
-        if not mine or highest(mine) % 13 < HIGH_LEAD_RANK:
+        if not mine or rank_of(highest_card(mine)) < HIGH_LEAD_RANK:
             continue
         if any(v & (1 << suit) for v in pos.voids):
             continue
         played_in_suit = (pos.played & SUIT_MASKS[suit]).bit_count()
         if played_in_suit > 4 or (out & SUIT_MASKS[suit]).bit_count() < 6:
             continue
-        if highest(mine) > best:
-            best = highest(mine)
+        if highest_card(mine) > best:
+            best = highest_card(mine)
     return best
 
 
 def _follow(pos: Pos, legal: int, threat: int) -> int:
     trick = pos.trick
-    led = trick[0] // 13
+    led = suit_of(trick[0])
     win_seat, win = pos.winning()
     trick_points = points_of(sum(1 << c for c in trick))
     last = len(trick) == 3
@@ -210,40 +219,40 @@ def _follow(pos: Pos, legal: int, threat: int) -> int:
     over = legal & above(win)
     if threat >= 0 and win_seat == threat and over and (trick_points or led == HEARTS):
         # Tip 5: take this trick from the would-be shooter.
-        return highest(over)
-    if led == SPADES and not pos.played & QS_BIT:
+        return highest_card(over)
+    if led == SPADES and not pos.played & QUEEN_OF_SPADES_BIT:
         return _follow_spades(legal, win, last and not trick_points)
     if trick_points or led == HEARTS:
         if duck:
-            return highest(duck)
-        return highest(legal) if last else lowest(legal)
+            return highest_card(duck)
+        return highest_card(legal) if last else lowest_card(legal)
     first_round = (pos.played & SUIT_MASKS[led]).bit_count() == len(trick)
     nobody_void = not any(v & (1 << led) for v in pos.voids)
     if last or pos.tricks_done == 0 or (first_round and nobody_void):
         # Tip 4: shed the high card while the trick carries no points.
-        return highest(legal)
+        return highest_card(legal)
     if duck:
-        return highest(duck)
-    return lowest(legal)
+        return highest_card(duck)
+    return lowest_card(legal)
 
 
 def _follow_spades(legal: int, win: int, last_and_clean: bool) -> int:
     # The queen has not been played: it is ours (then in ``legal``) or still out.
-    if legal & QS_BIT:
-        rest = legal & ~QS_BIT
-        if win > QS:
+    if legal & QUEEN_OF_SPADES_BIT:
+        rest = legal & ~QUEEN_OF_SPADES_BIT
+        if win > QUEEN_OF_SPADES:
             # A K or A already wins the trick: give the queen to it.
-            return QS
+            return QUEEN_OF_SPADES
         if rest:
             # Tip 2: the queen stays home; a K or A of ours wins safely since Q is ours.
-            return highest((rest & below(win)) or rest)
-        return QS
+            return highest_card((rest & below(win)) or rest)
+        return QUEEN_OF_SPADES
     if last_and_clean:
-        return highest(legal)
-    safe = legal & below(QS)
+        return highest_card(legal)
+    safe = legal & below(QUEEN_OF_SPADES)
     if safe:
-        return highest((safe & below(win)) or safe)
-    return lowest(legal)
+        return highest_card((safe & below(win)) or safe)
+    return lowest_card(legal)
 
 
 def _discard(pos: Pos, hand: int, legal: int, threat: int) -> int:
@@ -251,19 +260,21 @@ def _discard(pos: Pos, hand: int, legal: int, threat: int) -> int:
     if threat >= 0:
         if win_seat == threat:
             # Tip 5: feed the would-be shooter nothing; keep the hearts for a blocking trick.
-            safe = legal & ~POINT_MASK
+            safe = legal & ~POINT_CARDS
             if safe:
                 return _highest_rank(safe, hand)
-        elif legal & POINT_MASK:
+        elif legal & POINT_CARDS:
             # Any point to another seat already stops the moon.
-            return QS if legal & QS_BIT else highest(legal & POINT_MASK)
-    if legal & QS_BIT:
-        return QS
-    if not pos.played & QS_BIT and legal & (AS_BIT | KS_BIT):
-        return highest(legal & (AS_BIT | KS_BIT))
-    if legal & HEART_MASK and not (threat >= 0 and win_seat == threat):
-        return highest(legal & HEART_MASK)
-    keep = SPADE_MASK & ~(QS_BIT | KS_BIT | AS_BIT)
+            if legal & QUEEN_OF_SPADES_BIT:
+                return QUEEN_OF_SPADES
+            return highest_card(legal & POINT_CARDS)
+    if legal & QUEEN_OF_SPADES_BIT:
+        return QUEEN_OF_SPADES
+    if not pos.played & QUEEN_OF_SPADES_BIT and legal & (ACE_OF_SPADES_BIT | KING_OF_SPADES_BIT):
+        return highest_card(legal & (ACE_OF_SPADES_BIT | KING_OF_SPADES_BIT))
+    if legal & HEARTS_MASK and not (threat >= 0 and win_seat == threat):
+        return highest_card(legal & HEARTS_MASK)
+    keep = SPADES_MASK & ~HIGH_SPADES
     return _highest_rank((legal & ~keep) or legal, hand)
 
 
@@ -271,5 +282,5 @@ def _highest_rank(cards: int, hand: int) -> int:
     # Tip 4 again: the highest card goes first; on equal rank, the shorter suit (to void it).
     return max(
         cards_in(cards),
-        key=lambda c: (c % 13, -(hand & SUIT_MASKS[c // 13]).bit_count()),
+        key=lambda c: (rank_of(c), -(hand & SUIT_MASKS[suit_of(c)]).bit_count()),
     )
