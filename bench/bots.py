@@ -17,7 +17,8 @@ C core playing exactly what the Python rollouts played).
     nice .venv/bin/python -m bench.bots --pairing hard-normal --table 1v3 --deals 500
 
 A run writes its raw hands as JSON lines (``--out``) and prints a summary; ``--summarize`` prints
-the markdown table from one or more such files.
+the markdown table from one or more such files. ``--think hard --deals 50`` times one level's
+decisions on fixed positions instead (see :func:`think`).
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ ISMCTS_SIMULATIONS = 1000
 ISMCTS_UCT_C = 2.0
 OURS = ("easy", "normal", "hard")
 PLAYERS = (*OURS, "hardnp", "hardref", "ismcts")
-REFERENCE_SEARCH = hard.PlaySearch(plays=12_000, min_deals=6, max_deals=120)
+# hard.PlaySearch of ``hardref``; a plain dict so that ``--think`` also runs on older trees.
+REFERENCE_SEARCH = {"plays": 12_000, "min_deals": 6, "max_deals": 120}
 # OpenSpiel's pass directions (its players are our seats, play also runs 0→1→2→3).
 _OS_PASS = {"none": 0, "left": 1, "across": 2, "right": 3}
 # Deal numbers of the tournament start here, away from small numbers used by tests.
@@ -137,7 +139,7 @@ def play_hand(players: tuple[str, ...], number: int, hand_number: int) -> dict:
         if player == "ismcts":
             card = ismcts.choose(view.legal)
         elif player == "hardref":
-            card = hard.choose_play(view, decision_seed(view), REFERENCE_SEARCH)
+            card = hard.choose_play(view, decision_seed(view), hard.PlaySearch(**REFERENCE_SEARCH))
         elif player == "hardnp":
             card = choose_play("hard", view, decision_seed(view))
         else:
@@ -278,6 +280,40 @@ def summarize(paths: list[str]) -> str:
     return "\n".join(rows)
 
 
+# --- think time on fixed positions --------------------------------------------------------
+
+
+def think(level: str, deals: int, first: int) -> str:
+    """CPU time of ``level``'s decisions on the positions of ``deals`` deals played by Normal at
+    every seat: each play with more than one legal card, and each pass. Only the public
+    interface of app.bots is used, so an older tree runs this too (``PYTHONPATH``)."""
+    plays: list[float] = []
+    passes: list[float] = []
+    for index in range(first, first + deals):
+        match = start_hand(FIRST_DEAL + index, 1 + index % 4)
+        if match.phase == "passing":
+            for seat in range(4):
+                view = match.view(seat)
+                seed = decision_seed(view, "pass")
+                start = time.process_time()
+                choose_pass(level, view, seed)
+                passes.append(time.process_time() - start)
+                match.choose_pass(seat, choose_pass("normal", view, seed))
+        while match.phase == "playing":
+            view = match.view(match.turn)
+            seed = decision_seed(view)
+            if view.legal.bit_count() > 1:
+                start = time.process_time()
+                choose_play(level, view, seed)
+                plays.append(time.process_time() - start)
+            match.play(choose_play("normal", view, seed))
+    return (
+        f"{level}: {len(plays)} plays, CPU p50 {_pct(plays, 0.5):.2f} ms, p95"
+        f" {_pct(plays, 0.95):.2f} ms, mean {1000 * sum(plays) / len(plays):.2f} ms;"
+        f" {len(passes)} passes, p50 {_pct(passes, 0.5):.2f} ms, p95 {_pct(passes, 0.95):.2f} ms"
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pairing", default="normal-easy", help="A-B, e.g. hard-ismcts")
@@ -287,7 +323,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=1, help="processes (the machine has 2)")
     parser.add_argument("--out", default="bench/bots-results.jsonl")
     parser.add_argument("--summarize", nargs="*", metavar="FILE", help="print the table only")
+    parser.add_argument("--think", choices=OURS, help="time this level's decisions instead")
     args = parser.parse_args(argv)
+    if args.think:
+        print(think(args.think, args.deals, args.first))
+        return
     if args.summarize is not None:
         print(summarize(args.summarize or [args.out]))
         return

@@ -2,15 +2,15 @@
 
 The bots decide from a seat's :class:`HeartsView` only. :func:`from_view` turns that view into a
 :class:`Pos` that holds the public facts (cards played, the trick, points, voids shown) plus the
-seat's own cards; the Hard bot fills the other hands with a sampled deal and plays the hand out
-with :func:`step`, which is why everything here is bitmasks and small ints (it runs hundreds of
-thousands of times per second of search).
+seat's own cards, which is all the Normal policy reads. The Hard bot hands a :class:`Pos` to its
+C core (``_search.c``), which fills the other hands with sampled deals and plays them out with
+its own copy of :func:`step` (tests/bots/test_bots_search_core.py keeps the two equal).
 """
 
 from __future__ import annotations
 
 from app.rules.cards import HEARTS, QUEEN_OF_SPADES, SPADES, SUIT_MASKS, suit_of
-from app.rules.hearts_core import legal_mask, moon_scores, points_of
+from app.rules.hearts_core import points_of
 
 SPADES_MASK = SUIT_MASKS[SPADES]
 KING_OF_SPADES_BIT = 1 << (QUEEN_OF_SPADES + 1)
@@ -82,14 +82,6 @@ class Pos:
         return (self.leader + best) & 3, trick[best]
 
 
-def legal(pos: Pos, seat: int) -> int:
-    """The cards ``seat`` may play now (the engine's own rule primitive)."""
-    trick = pos.trick
-    return legal_mask(
-        pos.hands[seat], suit_of(trick[0]) if trick else -1, pos.tricks_done == 0, pos.hearts_broken
-    )
-
-
 def step(pos: Pos, card: int) -> None:
     """Play ``card`` for the seat to move, updating the public facts and closing tricks."""
     seat = pos.turn
@@ -114,11 +106,6 @@ def step(pos: Pos, card: int) -> None:
     pos.leader = winner
     pos.turn = winner
     pos.tricks_done += 1
-
-
-def hand_scores(points: list[int]) -> list[int]:
-    """Points after the moon rule."""
-    return list(moon_scores(points)[0])
 
 
 def from_view(view) -> Pos:

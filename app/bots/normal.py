@@ -1,7 +1,9 @@
 """Normal: the five tips of the seed page (spec/hearts.md, "The bots"), as plain rules.
 
 The play policy reads only its own seat's hand and the public facts of a :class:`Pos`, so the
-Hard bot can use it unchanged to play sampled worlds out. Each tip is marked where it acts.
+Hard bot can use it to play sampled worlds out. Each tip is marked where it acts. The Hard
+bot's C core (``_search.c``) plays the same policy; a change here must be made there too
+(tests/bots/test_bots_search_core.py compares the two card by card).
 """
 
 from __future__ import annotations

@@ -11,11 +11,17 @@ import pytest
 
 from app.bots import _search, choose_pass, choose_play, decision_seed, hard, normal
 from app.bots.driver import pass_for_bots
-from app.bots.model import from_view, hand_scores, legal, step
+from app.bots.model import Pos, from_view, step
+from app.rules.cards import suit_of
 from app.rules.hearts import HUMAN, HeartsMatch
-from app.rules.hearts_core import match_winner
+from app.rules.hearts_core import legal_mask, match_winner, moon_scores
 
 CODES = ["HT1-N-CORECAA", "HT1-N-CORECAB", "HT1-N-CORECAC", "HT1-N-CORECAD"]
+
+
+def legal(pos: Pos, seat: int) -> int:
+    led = suit_of(pos.trick[0]) if pos.trick else -1
+    return legal_mask(pos.hands[seat], led, pos.tricks_done == 0, pos.hearts_broken)
 
 
 def decisions(code: str):
@@ -62,7 +68,7 @@ def test_c_normal_policy_plays_the_python_card(code):
 def python_tally(world, me: int, totals) -> tuple[int, int]:
     while world.tricks_done < 13:
         step(world, normal.choose_play(world, world.turn, legal(world, world.turn)))
-    scores = hand_scores(world.points)
+    scores, _ = moon_scores(tuple(world.points))
     final = tuple(t + s for t, s in zip(totals, scores, strict=True))
     winner = match_winner(final)
     lost = max(final) >= 100 and final[me] > min(final)
