@@ -11,6 +11,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <stdint.h>
 
 typedef uint64_t Mask;
@@ -452,26 +453,6 @@ static int sample_world(const Knowledge *k, uint64_t *rng, Pos *world) {
 
 static PyObject *SamplingError;
 
-static int read_ints(PyObject *seq, int *out, int n, const char *what) {
-    PyObject *fast = PySequence_Fast(seq, what);
-    if (!fast) return 0;
-    if (PySequence_Fast_GET_SIZE(fast) != n) {
-        PyErr_Format(PyExc_ValueError, "%s: expected %d items", what, n);
-        Py_DECREF(fast);
-        return 0;
-    }
-    for (int i = 0; i < n; i++) {
-        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (v == -1 && PyErr_Occurred()) {
-            Py_DECREF(fast);
-            return 0;
-        }
-        out[i] = (int)v;
-    }
-    Py_DECREF(fast);
-    return 1;
-}
-
 static int read_masks(PyObject *seq, Mask *out, int n, const char *what) {
     PyObject *fast = PySequence_Fast(seq, what);
     if (!fast) return 0;
@@ -488,6 +469,21 @@ static int read_masks(PyObject *seq, Mask *out, int n, const char *what) {
         }
     }
     Py_DECREF(fast);
+    return 1;
+}
+
+/* Small non-negative ints: counts, seats, cards, totals (at most 13 of them). */
+static int read_ints(PyObject *seq, int *out, int n, const char *what) {
+    Mask values[13];
+    if (n > 13 || !read_masks(seq, values, n, what)) return 0;
+    for (int i = 0; i < n; i++) {
+        if (values[i] > INT_MAX) {
+            PyErr_Format(PyExc_ValueError, "%s: %llu is too large", what,
+                         (unsigned long long)values[i]);
+            return 0;
+        }
+        out[i] = (int)values[i];
+    }
     return 1;
 }
 
