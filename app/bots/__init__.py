@@ -1,7 +1,9 @@
 """The Hearts bots: Easy, Normal and Hard (spec/hearts.md, "The bots").
 
 Each decision is a function of one seat's :class:`HeartsView` and a seed, nothing else, so a
-match replays exactly. The web layer calls these off the event loop (Hard searches).
+match replays exactly. The web layer calls these off the event loop (Hard searches). What Hard's
+search thinks of every choice, for a hint or a review of the hand: :func:`hard.play_advice` and
+:func:`hard.pass_advice` (same view and seed, same answer).
 """
 
 from __future__ import annotations
