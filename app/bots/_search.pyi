@@ -1,0 +1,34 @@
+# Types of the C search core (_search.c); cards and masks as in app/rules/cards.py.
+from collections.abc import Sequence
+
+from app.bots.model import Pos
+
+Hands = tuple[int, int, int, int]
+
+class SamplingError(RuntimeError): ...
+
+def normal_play(pos: Pos, seat: int, legal: int, /) -> int: ...
+def sample_hands(
+    pos: Pos, seat: int, need: Sequence[int], unseen: int, rng_state: int, /
+) -> tuple[Hands, int]: ...
+def play_rollouts(
+    pos: Pos,
+    seat: int,
+    need: Sequence[int],
+    unseen: int,
+    candidates: Sequence[int],
+    totals: Sequence[int],
+    rng_state: int,
+    worlds: int,
+    /,
+) -> tuple[tuple[list[int], list[int]], int]: ...
+def pass_rollouts(
+    deals: Sequence[Sequence[int]],
+    passes: Sequence[Sequence[int]],
+    seat: int,
+    offset: int,
+    candidates: Sequence[int],
+    totals: Sequence[int],
+    /,
+) -> tuple[list[int], list[int]]: ...
+def match_result(scores: Sequence[int], seat: int, totals: Sequence[int], /) -> int: ...
