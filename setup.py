@@ -2,4 +2,8 @@
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("app.bots._search", ["app/bots/_search.c"], extra_compile_args=["-O2"])])
+setup(
+    ext_modules=[
+        Extension("app.bots._search", ["app/bots/_search.c"], extra_compile_args=["-O2"]),
+    ]
+)
