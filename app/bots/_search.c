@@ -544,6 +544,20 @@ static int read_knowledge(PyObject *pos, int me, PyObject *need, Mask unseen, Kn
         PyErr_SetString(PyExc_ValueError, "need: the seats must hold every unseen card");
         return 0;
     }
+    /* Every seat ends up with the cards it still has to play, so play-outs always have one. */
+    const Pos *p = &k->pos;
+    if (p->tricks_done > 13 || (p->ntrick && p->tricks_done == 13)) {
+        PyErr_SetString(PyExc_ValueError, "pos: at most 13 tricks");
+        return 0;
+    }
+    for (int s = 0; s < 4; s++) {
+        int played_now = ((s - p->leader) & 3) < p->ntrick;
+        int held = popcount(p->hands[s]) + (s == me ? 0 : k->need[s]);
+        if (held != 13 - p->tricks_done - played_now || (p->hands[s] & (p->played | unseen))) {
+            PyErr_Format(PyExc_ValueError, "pos: seat %d would not hold its cards", s);
+            return 0;
+        }
+    }
     return 1;
 }
 
@@ -685,6 +699,20 @@ static PyObject *py_pass_rollouts(PyObject *Py_UNUSED(self), PyObject *args) {
         Py_XDECREF(d);
         Py_XDECREF(q);
         if (!ok) goto done;
+    }
+    for (Py_ssize_t w = 0; w < worlds; w++) {
+        const Mask *hands = deals + 8 * w, *passes = hands + 4;
+        Mask all = 0;
+        for (int s = 0; s < 4; s++) {
+            int gives_ok = s == me || (popcount(passes[s]) == 3 && !(passes[s] & ~hands[s]));
+            /* The deciding seat's hand is the same in every deal. */
+            int same_hand = s != me || hands[s] == deals[me];
+            if (popcount(hands[s]) != 13 || (all & hands[s]) || !gives_ok || !same_hand) {
+                PyErr_SetString(PyExc_ValueError, "deals: four hands of 13, passes of 3 from them");
+                goto done;
+            }
+            all |= hands[s];
+        }
     }
     if (!read_masks(cands_obj, cands, (int)n, "candidates")) goto done;
     for (Py_ssize_t i = 0; i < n; i++) {

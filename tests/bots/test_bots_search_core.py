@@ -109,8 +109,25 @@ def test_bad_input_is_refused_with_a_message():
         _search.play_rollouts(known, view.seat, need, unseen, [illegal], (0, 0, 0, 0), 1, 1)
     with pytest.raises(ValueError, match="unseen"):
         _search.play_rollouts(known, view.seat, [0, 0, 0, 0], unseen, [illegal], (0,) * 4, 1, 1)
+    # The counts add up to the unseen cards, but one seat would hold a card too many.
+    short = list(need)
+    others = [s for s in range(4) if s != view.seat and short[s]]
+    short[others[0]] += 1
+    short[others[1]] -= 1
+    legal_card = view.legal & -view.legal
+    with pytest.raises(ValueError, match="would not hold"):
+        _search.play_rollouts(
+            known, view.seat, short, unseen, [legal_card.bit_length() - 1], (0,) * 4, 1, 1
+        )
     with pytest.raises(ValueError, match="seat"):
         _search.match_result([0, 0, 0, 26], 4, (0, 0, 0, 0))
+    deal = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39)
+    three = 0b111
+    with pytest.raises(ValueError, match="hands of 13"):
+        _search.pass_rollouts([deal], [(0, 0, 0, 0)], 0, 1, [three], (0,) * 4)
+    with pytest.raises(ValueError, match="three cards of the seat's hand"):
+        _search.pass_rollouts([deal], [(0, three << 13, three << 26, three << 39)], 0, 1,
+                              [three << 13], (0,) * 4)
     # A view nobody can fill: every unseen card must go to a seat void in its suit.
     known.voids = [15, 15, 15, 15]
     with pytest.raises(hard.SamplingError):
