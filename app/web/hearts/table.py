@@ -22,7 +22,7 @@ from markupsafe import Markup
 from app.rules.cards import SUITS, card_text, cards_in, rank_of, suit_of
 from app.rules.hearts import HUMAN, HeartsView, PlayedCard
 from app.web.hearts.service import Seen, moon_of
-from app.web.hearts.texts import seat_names
+from app.web.hearts.texts import refusal_text, seat_names
 from app.web.i18n import SUIT_SYMBOLS, Translator
 from app.web.pieces import Piece, Pieces, changed, render, render_once
 
@@ -221,6 +221,8 @@ def table_pieces(seen: Seen, urls: Urls, tr: Translator) -> Pieces:
             ident = f"ht-{NUMBER_IDS[key]}-{s}"
             pieces[ident] = Piece("number", (ident, value), inside=seat)
     pieces["ht-version"] = Piece("version", (seen.version,))
+    refusal = seen.dimmed_refusal
+    pieces["ht-why"] = Piece("why", (refusal_text(refusal, tr) if refusal else "",))
     return pieces
 
 
