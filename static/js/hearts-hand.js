@@ -105,6 +105,8 @@
     }
     e.preventDefault();
     e.stopPropagation();
+    // A tap on the hand during the bots' cards shows them at once: the hand is the player's.
+    window.Cardroom.table?.skip();
     const phase = el.dataset.phase;
     if (phase === "passing") {
       togglePass(card);

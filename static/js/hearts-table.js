@@ -177,6 +177,7 @@
     };
     const me = { finish };
     running = me;
+    hintSkip();
     for (const [i, step] of steps.entries()) {
       if (stopped) break;
       place(trick, step, true);
@@ -192,6 +193,15 @@
       }
     }
     if (running === me) running = null;
+  }
+
+  // The first replay this browser sees says that a tap on the table skips it.
+  function hintSkip() {
+    const hint = document.querySelector(".ht-table")?.dataset.skipHint;
+    const status = document.getElementById("status");
+    if (!hint || !status || localStorage.getItem("cardroom.skip-hint")) return;
+    localStorage.setItem("cardroom.skip-hint", "shown");
+    status.textContent = hint;
   }
 
   // The turn marker follows the replay (the seats' own pieces come when it has landed).
@@ -220,6 +230,8 @@
     }
     if (trick.dataset.done) trick.dataset.gathered = "true";
   }
+
+  window.Cardroom = { ...window.Cardroom, table: { lead, skip: finishRunning } };
 
   // A tap on the table shows the end of the replay at once.
   document.addEventListener("click", (e) => {
