@@ -227,6 +227,6 @@ def test_hand_over_dialog_waits_for_the_last_trick(new_page, lang):
             expect(page.locator("#ht-hand")).not_to_have_attribute("aria-busy", "true")
     expect(page.locator("#ht-end-dialog:modal")).to_be_visible()
     seen = page.evaluate("window.__dialogSeen")
-    assert seen and min(seen) == 4, f"cards of the last trick shown while the dialog was open: {seen}"
+    assert seen and min(seen) == 4, f"last trick's cards shown while the dialog was open: {seen}"
     expect(page.locator("#ht-trick")).to_have_attribute("data-gathered", "true")
     expect(page.get_by_role("button", name="Next hand").first).to_be_visible()
