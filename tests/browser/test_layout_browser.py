@@ -24,7 +24,7 @@ OUTSIDE_JS = """() => {
   const wanted = "#main .card, #main button, #main a.btn, #main summary, #main a.deal, .top button";
   const out = [];
   for (const el of document.querySelectorAll(wanted)) {
-    if (!el.checkVisibility() || el.closest("dialog:not([open]), details:not([open]) .pop")) continue;
+    if (!el.checkVisibility()) continue;
     const r = el.getBoundingClientRect();
     if (r.width === 0 || r.height === 0) continue;
     if (r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5)
