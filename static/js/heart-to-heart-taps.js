@@ -106,6 +106,17 @@
     }
   }
 
+  // A covered card shakes and the status line says why (the tap still goes to the server,
+  // which changes nothing).
+  function refuse(card) {
+    if (!still.matches) {
+      card.animate([{ translate: "0 0" }, { translate: "-4px 0" }, { translate: "4px 0" },
+        { translate: "0 0" }], { duration: 240 });
+    }
+    const status = document.getElementById("status");
+    if (status) status.textContent = board().dataset.covered;
+  }
+
   // The spec's selection rules, as far as the page can see them.
   function predict(target, animate) {
     if (target === "stock") {
@@ -137,6 +148,7 @@
     e.preventDefault();
     e.stopPropagation();
     const source = board;
+    if (button.getAttribute("aria-disabled") === "true" && button.dataset.pos) refuse(button);
     if (button.name === "target") {
       const target = button.value;
       taps().add({

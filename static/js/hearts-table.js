@@ -3,7 +3,7 @@
 // each travelling from its player's seat, the turn marker following; a finished trick rests a
 // beat, then goes to its winner. The hand waits (aria-busy) and the numbers, the bar and the
 // hand/match dialogs change only when the cards have landed. Refused actions (409) redraw the
-// table; the deal code copies its link.
+// table. (Dialogs are static/js/dialogs.js's; the deal link is static/js/share.js's.)
 (() => {
   "use strict";
   const CARD_DELAY = 450; // between two cards: fast enough not to bore, slow enough to follow
@@ -40,7 +40,7 @@
   // A piece put in by hand rather than by htmx: its hx- attributes are wired, its dialogs open.
   function settle(piece) {
     htmx.process(piece);
-    if (piece.id === "ht-dialog") openDialogs(piece);
+    window.Cardroom.dialogs.upgrade(piece);
   }
 
   document.addEventListener("htmx:oobBeforeSwap", (e) => {
@@ -131,7 +131,6 @@
   function lead(code, label, from) {
     finishRunning();
     const trick = document.getElementById("ht-trick");
-    window.Cardroom.taps.touch(trick);
     clearDone(trick);
     const card = tableCard({ code, seat: "0", label });
     slotsOf(trick)[0].replaceChildren(card);
@@ -146,7 +145,10 @@
     const card = tableCard(stepOf(step));
     const shown = arrive && seat === 0 && led === step.dataset.card;
     if (shown) led = null;
-    slots[seat].replaceChildren(card);
+    // The card the tap already put there stays (it has landed once).
+    if (!shown || slots[0].firstElementChild?.dataset.card !== card.dataset.card) {
+      slots[seat].replaceChildren(card);
+    }
     if (arrive && !shown) travel(card, document.getElementById(`ht-seat-${seat}`)?.getBoundingClientRect());
     const ends = step.dataset.ends;
     if (ends !== undefined) {
@@ -231,31 +233,17 @@
     if (trick.dataset.done) trick.dataset.gathered = "true";
   }
 
+  // A play that never reached the server leaves the table.
+  document.addEventListener("cardroom:unsent", () => {
+    if (led) document.querySelector(`#ht-trick [data-card="${led}"]`)?.remove();
+    led = null;
+  });
+
   window.Cardroom = { ...window.Cardroom, table: { lead, skip: finishRunning } };
 
   // A tap on the table shows the end of the replay at once.
   document.addEventListener("click", (e) => {
     if (e.target.closest(".ht-table")) finishRunning();
-  });
-
-  function openDialogs(root) {
-    const dialogs = root.matches?.("dialog[open]") ? [root] : root.querySelectorAll?.("dialog[open]") || [];
-    for (const dialog of dialogs) {
-      // Server-drawn dialogs come open; reopen them as modal (backdrop, Escape, focus trap).
-      if (!dialog.matches(":modal")) {
-        dialog.close();
-        dialog.showModal();
-      }
-    }
-  }
-
-  document.addEventListener("htmx:load", (e) => {
-    const el = e.target;
-    if (el.id === "ht-dialog") {
-      landed.then(() => openDialogs(el));
-    } else if (el === document.body) {
-      openDialogs(document);
-    }
   });
 
   // Refused actions (409: stale version, illegal card) answer with the table as it is now.
@@ -269,30 +257,4 @@
     }
   });
 
-  document.addEventListener("click", async (e) => {
-    const opener = e.target.closest("[data-open]");
-    if (opener) {
-      const dialog = document.getElementById(opener.dataset.open);
-      opener.closest("dialog")?.close();
-      if (dialog && !dialog.open) dialog.showModal();
-      return;
-    }
-    const closer = e.target.closest("dialog [data-close]");
-    if (closer) {
-      closer.closest("dialog").close();
-      return;
-    }
-    const copy = e.target.closest(".ht-code[data-copy]");
-    if (copy) {
-      try {
-        // The link may be relative (no public address is configured): copy it whole.
-        await navigator.clipboard.writeText(new URL(copy.dataset.copy, location.href).href);
-        copy.dataset.copied = "true";
-        setTimeout(() => { delete copy.dataset.copied; }, 1500);
-      } catch {
-        // Without clipboard access, select the code so the player can copy it by hand.
-        getSelection().selectAllChildren(copy.querySelector("[data-info=deal]"));
-      }
-    }
-  });
 })();

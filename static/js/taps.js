@@ -57,6 +57,7 @@
         // taps that could not be sent are dropped, saying so.
         restore();
         pending.length = 0;
+        document.dispatchEvent(new Event("cardroom:unsent"));
         say(document.getElementById("status")?.dataset.offline);
         break;
       } finally {

@@ -37,6 +37,26 @@ def slow_network(page: Page) -> None:
     })
 
 
+def slow_won_deal(new_page, device: str, lang: str):
+    """The short winnable deal open on a slowed page: the page, an engine copy, the taps."""
+    deal, taps = short_won_line()
+    page = new_page(device, lang)
+    open_deal(page, deal)
+    slow_network(page)
+    return page, new_game(deal), taps
+
+
+def slow_passed_match(new_page, device: str, lang: str):
+    """A Hearts match after the pass, on a slowed page, and its mirror."""
+    deal = mid_trick_deal()
+    page = new_page(device, lang)
+    open_match(page, deal)
+    mirror = Mirror(deal)
+    pass_by_pressing(page, device, lang, mirror)
+    slow_network(page)
+    return page, mirror
+
+
 def wait_idle(page: Page) -> None:
     """Every queued tap sent and answered."""
     page.wait_for_function("() => window.Cardroom.taps.waiting() === 0")
@@ -47,11 +67,7 @@ def wait_idle(page: Page) -> None:
 
 @pytest.mark.parametrize(("device", "lang"), [("phone", "vi"), ("desktop", "en")])
 def test_three_stock_taps_150_ms_apart_make_three_draws(new_page, device, lang):
-    deal, _ = short_won_line()
-    page = new_page(device, lang)
-    open_deal(page, deal)
-    slow_network(page)
-    game = new_game(deal)
+    page, game, _ = slow_won_deal(new_page, device, lang)
     stock = target(page, "stock")
     count = int(stock.locator(".count").inner_text())
     requests = []
@@ -70,11 +86,7 @@ def test_three_stock_taps_150_ms_apart_make_three_draws(new_page, device, lang):
 
 @pytest.mark.parametrize(("device", "lang"), [("phone", "en"), ("desktop", "vi")])
 def test_a_selection_shows_before_the_answer(new_page, device, lang):
-    deal, taps = short_won_line()
-    page = new_page(device, lang)
-    open_deal(page, deal)
-    slow_network(page)
-    game = new_game(deal)
+    page, game, taps = slow_won_deal(new_page, device, lang)
     first = next(t for t in taps if t != "stock")
     before = htmx_done(page)
     pressed, answered = page.evaluate(
@@ -90,11 +102,7 @@ def test_a_selection_shows_before_the_answer(new_page, device, lang):
 
 @pytest.mark.parametrize(("device", "lang"), [("phone", "vi"), ("desktop", "en")])
 def test_ten_quick_taps_end_as_slow_taps(new_page, device, lang):
-    deal, taps = short_won_line()
-    page = new_page(device, lang)
-    open_deal(page, deal)
-    slow_network(page)
-    game = new_game(deal)
+    page, game, taps = slow_won_deal(new_page, device, lang)
     for where in taps[:10]:
         press(target(page, where), device)
         game.tap(where)
@@ -110,12 +118,7 @@ def test_ten_quick_taps_end_as_slow_taps(new_page, device, lang):
 
 @pytest.mark.parametrize("lang", ["vi", "en"])
 def test_hearts_lift_and_play_shows_the_card_on_the_table_before_the_answer(new_page, lang):
-    deal = mid_trick_deal()
-    page = new_page("phone", lang)
-    open_match(page, deal)
-    mirror = Mirror(deal)
-    pass_by_pressing(page, "phone", lang, mirror)
-    slow_network(page)
+    page, mirror = slow_passed_match(new_page, "phone", lang)
     chosen = mirror.legal()[0]
     card(page, chosen).tap()
     expect(card(page, chosen)).to_have_attribute("aria-pressed", "true")
@@ -201,11 +204,7 @@ def test_each_refusal_is_explained_and_the_card_shakes(new_page, reason, lang):
 
 @pytest.mark.parametrize("lang", ["en"])
 def test_hand_over_dialog_waits_for_the_last_trick(new_page, lang):
-    deal = mid_trick_deal()
-    page = new_page("desktop", lang)
-    open_match(page, deal)
-    mirror = Mirror(deal)
-    pass_by_pressing(page, "desktop", lang, mirror)
+    page, mirror = slow_passed_match(new_page, "desktop", lang)
     # Each time the page changes while the dialog is open, how many cards of the trick show.
     page.evaluate("""() => {
       window.__dialogSeen = [];
@@ -230,3 +229,34 @@ def test_hand_over_dialog_waits_for_the_last_trick(new_page, lang):
     assert seen and min(seen) == 4, f"last trick's cards shown while the dialog was open: {seen}"
     expect(page.locator("#ht-trick")).to_have_attribute("data-gathered", "true")
     expect(page.get_by_role("button", name="Next hand").first).to_be_visible()
+
+
+@pytest.mark.parametrize(("device", "lang"), [("phone", "en"), ("desktop", "vi")])
+def test_menus_close_on_a_tap_elsewhere_and_on_escape(new_page, device, lang):
+    page = new_page(device, lang)
+    page.goto("/heart-to-heart")
+    for menu in page.locator("details.menu").all():
+        summary = menu.locator("summary")
+        press(summary, device)
+        expect(menu).to_have_attribute("open", "")
+        press(page.locator(".info .stat").first, device)
+        expect(menu).not_to_have_attribute("open", "")
+        summary.focus()
+        page.keyboard.press("Enter")
+        expect(menu).to_have_attribute("open", "")
+        page.keyboard.press("Escape")
+        expect(menu).not_to_have_attribute("open", "")
+        expect(summary).to_be_focused()
+
+
+@pytest.mark.parametrize("lang", ["vi", "en"])
+def test_hearts_without_javascript_says_it_needs_it(browser, base_url, lang):
+    context = browser.new_context(base_url=base_url, java_script_enabled=False,
+                                  extra_http_headers={"Accept-Language": lang})
+    try:
+        page = context.new_page()
+        page.goto("/hearts")
+        words = {"vi": "cần JavaScript", "en": "needs JavaScript"}[lang]
+        expect(page.locator("main .panel")).to_contain_text(words)
+    finally:
+        context.close()
