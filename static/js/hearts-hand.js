@@ -39,6 +39,7 @@
     if (!pressed(card) && cardsOf(el).filter(pressed).length >= PASS_SIZE) {
       // A fourth card: the player must first put one of the three back.
       shake(card);
+      say(document.querySelector(".ht-pass")?.dataset.full);
       return;
     }
     card.setAttribute("aria-pressed", pressed(card) ? "false" : "true");
@@ -132,9 +133,12 @@
   // reason with the hand: #ht-why).
   function refuse(card) {
     shake(card);
-    const why = document.getElementById("ht-why")?.dataset.text;
+    say(document.getElementById("ht-why")?.dataset.text);
+  }
+
+  function say(text) {
     const status = document.getElementById("status");
-    if (why && status) status.textContent = why;
+    if (text && status) status.textContent = text;
   }
 
   function shake(card) {

@@ -4,7 +4,7 @@ every card in play and every button lies inside the viewport, and the page does 
 from __future__ import annotations
 
 import pytest
-from browser_kit import HTMX_COUNTER
+from browser_kit import HTMX_COUNTER, screenshot
 from conftest import LOCALES, WAIT_MS
 from playwright.sync_api import expect
 
@@ -58,5 +58,7 @@ def test_everything_in_play_is_on_the_screen(browser, base_url, game, lang, widt
         page.wait_for_function("() => document.fonts.status === 'loaded'")
         outside = page.evaluate(OUTSIDE_JS)
         assert not outside, f"{game} at {width}x{height} ({lang}): off the screen: {outside}"
+        if (width, height, lang) == (844, 390, "en"):
+            screenshot(page, f"{game}-landscape.png")
     finally:
         context.close()
