@@ -260,3 +260,22 @@ def test_hearts_without_javascript_says_it_needs_it(browser, base_url, lang):
         expect(page.locator("main .panel")).to_contain_text(words)
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lang", ["en"])
+def test_a_double_tap_on_pass_is_one_pass(new_page, lang):
+    deal = mid_trick_deal()
+    page = new_page("phone", lang)
+    open_match(page, deal)
+    slow_network(page)
+    chosen = pass_choice(Mirror(deal).match)
+    for code_ in chosen:
+        card(page, code_).tap()
+    passes = []
+    page.on("request", lambda r: passes.append(r) if r.url.endswith("/pass") else None)
+    button = page.locator(".ht-pass-button")
+    button.dblclick()
+    wait_idle(page)
+    expect(page.locator("#ht-hand")).to_have_attribute("data-phase", "playing")
+    assert len(passes) == 1, "a double tap passes once"
+    expect(page.locator("#status")).not_to_contain_text("already")
