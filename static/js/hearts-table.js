@@ -256,5 +256,4 @@
       location.assign("/hearts");
     }
   });
-
 })();
