@@ -1,21 +1,39 @@
 // Dialogs: the server sends <dialog open data-modal>; here they become modal (focus trapped,
 // backdrop, Escape closes). Without JavaScript they stay open in the page and still work.
-(function () {
+// A button with data-open="id" opens that dialog (closing the one it sits in); a button with
+// data-close closes its own. Cardroom.dialogs.upgrade(piece) does the same for a piece that a
+// script put in the page itself (the Hearts table holds its dialogs until the cards land).
+(() => {
   "use strict";
-  function upgrade(root) {
-    var dialogs = root.querySelectorAll ? root.querySelectorAll("dialog[open][data-modal]") : [];
-    if (root.matches && root.matches("dialog[open][data-modal]")) dialogs = [root];
-    Array.prototype.forEach.call(dialogs, function (dialog) {
-      if (dialog.matches(":modal")) return;
+  const upgrade = (root) => {
+    const dialogs = root.matches?.("dialog[open][data-modal]")
+      ? [root]
+      : root.querySelectorAll?.("dialog[open][data-modal]") ?? [];
+    for (const dialog of dialogs) {
+      if (dialog.matches(":modal")) continue;
       dialog.close();
       dialog.showModal();
-    });
-  }
-  document.addEventListener("DOMContentLoaded", function () { upgrade(document); });
+    }
+  };
+
+  document.addEventListener("DOMContentLoaded", () => upgrade(document));
   // htmx:load fires for every piece htmx puts in the page, out-of-band pieces included.
-  document.addEventListener("htmx:load", function (event) { upgrade(event.target); });
+  document.addEventListener("htmx:load", (e) => upgrade(e.target));
   // A dialog marked data-sticky asks a question that must be answered: Escape does not close it.
-  document.addEventListener("cancel", function (event) {
-    if (event.target.matches && event.target.matches("dialog[data-sticky]")) event.preventDefault();
+  document.addEventListener("cancel", (e) => {
+    if (e.target.matches?.("dialog[data-sticky]")) e.preventDefault();
   }, true);
+
+  document.addEventListener("click", (e) => {
+    const opener = e.target.closest?.("[data-open]");
+    if (opener) {
+      const dialog = document.getElementById(opener.dataset.open);
+      opener.closest("dialog")?.close();
+      if (dialog && !dialog.open) dialog.showModal();
+      return;
+    }
+    e.target.closest?.("dialog [data-close]")?.closest("dialog").close();
+  });
+
+  window.Cardroom = { ...window.Cardroom, dialogs: { upgrade } };
 })();

@@ -38,45 +38,116 @@
     const el = hand();
     if (!pressed(card) && cardsOf(el).filter(pressed).length >= PASS_SIZE) {
       // A fourth card: the player must first put one of the three back.
-      card.animate?.([{ translate: "-3px 0" }, { translate: "3px 0" }, { translate: "0 0" }],
-        { duration: 160 });
+      shake(card);
+      say(document.querySelector(".ht-pass")?.dataset.full);
       return;
     }
     card.setAttribute("aria-pressed", pressed(card) ? "false" : "true");
     syncPass();
   }
 
+  const taps = () => window.Cardroom.taps;
+
+  // Every action goes through Cardroom.taps (in order, each with the version the previous
+  // answer gave); the hand form is the source, so the version field comes with it.
+  function send(url, values, predict) {
+    taps().add({ source: hand, url, values, predict });
+  }
+
+  // A button that was pressed cannot be pressed twice while its answer is on the way.
+  function hold(button) {
+    taps().touch(button.closest("[id]"));
+    button.disabled = true;
+  }
+
+  // The played card leaves the hand and travels to the table at once.
+  function play(card) {
+    const first = taps().waiting() === 0 && card.getAttribute("aria-disabled") !== "true";
+    send(hand().getAttribute("hx-post"), { card: card.dataset.card }, (now) => {
+      if (!now || !first || !card.isConnected) return;
+      const from = card.getBoundingClientRect();
+      taps().touch(card);
+      card.dataset.played = "true";
+      hand().setAttribute("aria-busy", "true");
+      window.Cardroom.table?.lead(card.dataset.card, card.getAttribute("aria-label"), from);
+    });
+  }
+
+  function passChosen(button) {
+    const form = button.form;
+    const cards = form.querySelector("input[name=cards]").value;
+    send(form.getAttribute("hx-post"), { cards }, (now) => {
+      if (!now) return;
+      for (const card of cardsOf(hand()).filter(pressed)) {
+        taps().touch(card);
+        card.dataset.played = "true";
+      }
+      hold(button);
+    });
+  }
+
   document.addEventListener("click", (e) => {
     const el = hand();
     if (!el) return;
+    const action = e.target.closest(".ht form[hx-post]:not(#ht-hand) button[type=submit]");
+    if (action) {
+      e.preventDefault();
+      e.stopPropagation();
+      if (action.disabled) return;
+      if (action.classList.contains("ht-pass-button")) passChosen(action);
+      else send(action.form.getAttribute("hx-post"), {}, (now) => now && hold(action));
+      return;
+    }
     const card = e.target.closest("#ht-hand button.card");
     if (!card) {
       // A tap on the table or anywhere else lowers a lifted card.
       if (el.dataset.phase === "playing") lower(null);
       return;
     }
+    e.preventDefault();
+    e.stopPropagation();
+    // A tap on the hand during the bots' cards shows them at once: the hand is the player's.
+    window.Cardroom.table?.skip();
     const phase = el.dataset.phase;
     if (phase === "passing") {
-      e.preventDefault();
       togglePass(card);
       return;
     }
-    if (phase !== "playing" || card.getAttribute("aria-disabled") === "true") {
-      e.preventDefault();
+    if (phase !== "playing" || card.dataset.played) return;
+    if (card.getAttribute("aria-disabled") === "true" && taps().waiting() === 0) {
+      refuse(card);
       return;
     }
     // e.detail is 0 for a click made with the keyboard (Enter): that plays at once.
     const touch = (pointerType === "touch" || pointerType === "pen") && e.detail > 0;
     if (touch && !pressed(card)) {
-      e.preventDefault();
       lower(card);
       card.setAttribute("aria-pressed", "true");
       return;
     }
     lower(card);
-    card.setAttribute("aria-pressed", "true");
-    // Not prevented: the form's submit goes out through htmx with this card as the submitter.
+    play(card);
   }, true);
+
+  // A card that cannot be played shakes, and the status line says why (the server sends the
+  // reason with the hand: #ht-why).
+  function refuse(card) {
+    shake(card);
+    say(document.getElementById("ht-why")?.dataset.text);
+  }
+
+  function say(text) {
+    const status = document.getElementById("status");
+    if (text && status) status.textContent = text;
+  }
+
+  function shake(card) {
+    card.animate?.(
+      [{ translate: "0 0" }, { translate: "-4px 0" }, { translate: "4px 0" }, { translate: "-3px 0" },
+        { translate: "0 0" }],
+      { duration: 240 },
+    );
+  }
 
   document.addEventListener("keydown", (e) => {
     const card = e.target.closest?.("#ht-hand button.card");

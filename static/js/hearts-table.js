@@ -1,11 +1,15 @@
 // The Hearts table: shows the cards an action played one by one (the server sends them all at
 // once, in order, in a <template> in place of the trick; the final table is built from them),
-// opens the hand/match dialogs when the cards have landed, lets refused actions (409) redraw
-// the table, and copies the deal link.
+// each travelling from its player's seat, the turn marker following; a finished trick rests a
+// beat, then goes to its winner. The hand waits (aria-busy) and the numbers, the bar and the
+// hand/match dialogs change only when the cards have landed. Refused actions (409) redraw the
+// table. (Dialogs are static/js/dialogs.js's; the deal link is static/js/share.js's.)
 (() => {
   "use strict";
   const CARD_DELAY = 450; // between two cards: fast enough not to bore, slow enough to follow
-  const TRICK_PAUSE = 1100; // a finished trick stays in view before the next card
+  const TRICK_PAUSE = 1100; // a finished trick stays in view before it goes to its winner
+  const TRAVEL = 240; // a card's flight from a seat to the table, or a trick's to its winner
+  const still = matchMedia("(prefers-reduced-motion: reduce)");
   const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
   let running = null; // {finish} of the replay in progress, until its cards have landed
@@ -13,20 +17,30 @@
 
   const slotsOf = (trick) => Array.from(trick.querySelectorAll(":scope > .ht-slot"));
 
+  const hand = () => document.getElementById("ht-hand");
+
   function finishRunning() {
     if (running) running.finish();
     running = null;
     flushDeferred();
   }
 
-  // The numbers, the hearts-broken mark, the turn and the narration change when the replayed
-  // cards have landed, not before: their new pieces wait here (the newest piece per id wins).
+  // The numbers, the hearts-broken mark, the turn, the narration, the bar and the end-of-hand
+  // dialog change when the replayed cards have landed, not before: their new pieces wait here
+  // (the newest piece per id wins).
   const deferred = new Map();
-  const DEFERRED = /^(ht-seat-\d|ht-(hp|tot|left)-\d|ht-info|status)$/;
+  const DEFERRED = /^(ht-seat-\d|ht-(hp|tot|left)-\d|ht-info|ht-why|ht-bar|ht-dialog|status)$/;
   function flushDeferred() {
     if (running) return;
     for (const apply of deferred.values()) apply();
     deferred.clear();
+    hand()?.removeAttribute("aria-busy");
+  }
+
+  // A piece put in by hand rather than by htmx: its hx- attributes are wired, its dialogs open.
+  function settle(piece) {
+    htmx.process(piece);
+    window.Cardroom.dialogs.upgrade(piece);
   }
 
   document.addEventListener("htmx:oobBeforeSwap", (e) => {
@@ -40,35 +54,47 @@
       const id = old.id;
       const piece = fresh.cloneNode(true);
       deferred.set(id, whole
-        ? () => document.getElementById(id)?.replaceWith(piece)
+        ? () => {
+          document.getElementById(id)?.replaceWith(piece);
+          settle(piece);
+        }
         // The element stays (a live region keeps being read); only its content changes.
         : () => document.getElementById(id)?.replaceChildren(...piece.childNodes));
       return;
     }
     if (old?.id !== "ht-trick") return;
     finishRunning();
-    if (fresh?.localName !== "template") return; // the whole table: htmx swaps it
+    if (fresh?.localName !== "template") {
+      led = null;
+      return; // the whole table: htmx swaps it
+    }
     // The cards an action played: shown one by one on the table the page holds.
     e.detail.shouldSwap = false;
+    hand()?.setAttribute("aria-busy", "true");
     landed = run(old, Array.from(fresh.content.children)).then(flushDeferred);
+  });
+
+  // An answer without cards to show: the hand is the player's again.
+  document.addEventListener("htmx:afterRequest", () => {
+    if (!running) hand()?.removeAttribute("aria-busy");
   });
 
   function setDone(trick, done) {
     if (done) trick.dataset.done = done;
     else delete trick.dataset.done;
+    delete trick.dataset.gathered;
   }
 
-  // A step as the card the table shows (the table_card macro of templates/hearts/_pieces.html
-  // with templates/_card.html's face): a step carries only the code, the seat and the name.
-  function tableCard(step) {
-    const code = step.dataset.card;
+  // A card as the table shows it (the table_card macro of templates/hearts/_pieces.html with
+  // templates/_card.html's face), from its code, seat and name.
+  function tableCard({ code, seat, label }) {
     const rank = code.slice(0, -1);
     const card = document.createElement("div");
     card.className = `card ${code.slice(-1).toLowerCase()}`;
     card.dataset.card = code;
-    card.dataset.seat = step.dataset.seat;
+    card.dataset.seat = seat;
     card.setAttribute("role", "img");
-    card.setAttribute("aria-label", step.textContent);
+    card.setAttribute("aria-label", label);
     for (const tag of ["i", "b"]) {
       const part = document.createElement(tag);
       part.textContent = rank;
@@ -79,15 +105,51 @@
 
   // One played card onto the table: a finished trick is cleared first; a card that ends a
   // trick (data-ends: the winner's seat) rings the winner's card.
+  const stepOf = (step) => ({ code: step.dataset.card, seat: step.dataset.seat, label: step.textContent });
+
+  // A card flies from where it was (a rectangle on the screen) to its place.
+  function travel(card, from) {
+    if (still.matches || !from) return;
+    const to = card.getBoundingClientRect();
+    const dx = from.left + from.width / 2 - (to.left + to.width / 2);
+    const dy = from.top + from.height / 2 - (to.top + to.height / 2);
+    card.animate(
+      [{ transform: `translate(${dx}px, ${dy}px) scale(.6)`, opacity: 0.4 }, { transform: "none", opacity: 1 }],
+      { duration: TRAVEL, easing: "ease-out" },
+    );
+  }
+
+  function clearDone(trick) {
+    if (!trick.dataset.done) return;
+    slotsOf(trick).forEach((slot) => slot.replaceChildren());
+    setDone(trick, null);
+  }
+
+  // The card the player just played, on the table before the server's answer (from
+  // hearts-hand.js); the answer's first step then finds it there.
+  let led = null;
+  function lead(code, label, from) {
+    finishRunning();
+    const trick = document.getElementById("ht-trick");
+    clearDone(trick);
+    const card = tableCard({ code, seat: "0", label });
+    slotsOf(trick)[0].replaceChildren(card);
+    led = code;
+    travel(card, from);
+  }
+
   function place(trick, step, arrive) {
     const slots = slotsOf(trick);
-    if (trick.dataset.done) {
-      slots.forEach((slot) => slot.replaceChildren());
-      setDone(trick, null);
+    clearDone(trick);
+    const seat = Number(step.dataset.seat);
+    const card = tableCard(stepOf(step));
+    const shown = arrive && seat === 0 && led === step.dataset.card;
+    if (shown) led = null;
+    // The card the tap already put there stays (it has landed once).
+    if (!shown || slots[0].firstElementChild?.dataset.card !== card.dataset.card) {
+      slots[seat].replaceChildren(card);
     }
-    const card = tableCard(step);
-    if (arrive) card.setAttribute("data-arrive", "");
-    slots[Number(step.dataset.seat)].replaceChildren(card);
+    if (arrive && !shown) travel(card, document.getElementById(`ht-seat-${seat}`)?.getBoundingClientRect());
     const ends = step.dataset.ends;
     if (ends !== undefined) {
       slots[Number(ends)].querySelector(".card")?.setAttribute("data-won", "true");
@@ -117,44 +179,71 @@
     };
     const me = { finish };
     running = me;
+    hintSkip();
     for (const [i, step] of steps.entries()) {
       if (stopped) break;
       place(trick, step, true);
       takeFromCount(step);
       shown = i + 1;
-      if (i < steps.length - 1) await wait(trick.dataset.done ? TRICK_PAUSE : CARD_DELAY);
-    }
-    if (!stopped) {
-      finish();
-      // The last trick of a hand stays in view a moment before the scores cover it.
-      if (trick.dataset.done) await wait(TRICK_PAUSE);
+      const ends = step.dataset.ends;
+      markTurn(ends === undefined ? (Number(step.dataset.seat) + 1) % 4 : Number(ends));
+      if (ends !== undefined) {
+        await wait(TRICK_PAUSE);
+        if (!stopped) await gather(trick, Number(ends));
+      } else if (i < steps.length - 1) {
+        await wait(CARD_DELAY);
+      }
     }
     if (running === me) running = null;
   }
 
-  // A tap on the table shows the end of the replay at once.
-  document.addEventListener("click", (e) => {
-    if (e.target.closest(".ht-table")) finishRunning();
-  });
+  // The first replay this browser sees says that a tap on the table skips it.
+  function hintSkip() {
+    const hint = document.querySelector(".ht-table")?.dataset.skipHint;
+    const status = document.getElementById("status");
+    if (!hint || !status || localStorage.getItem("cardroom.skip-hint")) return;
+    localStorage.setItem("cardroom.skip-hint", "shown");
+    status.textContent = hint;
+  }
 
-  function openDialogs(root) {
-    const dialogs = root.matches?.("dialog[open]") ? [root] : root.querySelectorAll?.("dialog[open]") || [];
-    for (const dialog of dialogs) {
-      // Server-drawn dialogs come open; reopen them as modal (backdrop, Escape, focus trap).
-      if (!dialog.matches(":modal")) {
-        dialog.close();
-        dialog.showModal();
-      }
+  // The turn marker follows the replay (the seats' own pieces come when it has landed).
+  function markTurn(seat) {
+    for (const badge of document.querySelectorAll(".ht-seat")) {
+      if (Number(badge.dataset.seat) === seat) badge.setAttribute("aria-current", "true");
+      else badge.removeAttribute("aria-current");
     }
   }
 
-  document.addEventListener("htmx:load", (e) => {
-    const el = e.target;
-    if (el.id === "ht-dialog") {
-      landed.then(() => openDialogs(el));
-    } else if (el === document.body) {
-      openDialogs(document);
+  // A finished trick goes to its winner's seat; its cards stay in the page, out of sight, until
+  // the next card (the last trick of a hand is the one the scores talk about).
+  async function gather(trick, winner) {
+    const seat = document.getElementById(`ht-seat-${winner}`)?.getBoundingClientRect();
+    if (seat && !still.matches) {
+      const flights = Array.from(trick.querySelectorAll(".card"), (card) => {
+        const at = card.getBoundingClientRect();
+        const dx = seat.left + seat.width / 2 - (at.left + at.width / 2);
+        const dy = seat.top + seat.height / 2 - (at.top + at.height / 2);
+        return card.animate(
+          [{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(.4)`, opacity: 0 }],
+          { duration: TRAVEL, easing: "ease-in", fill: "forwards" },
+        ).finished.catch(() => {});
+      });
+      await Promise.all(flights);
     }
+    if (trick.dataset.done) trick.dataset.gathered = "true";
+  }
+
+  // A play that never reached the server leaves the table.
+  document.addEventListener("cardroom:unsent", () => {
+    if (led) document.querySelector(`#ht-trick [data-card="${led}"]`)?.remove();
+    led = null;
+  });
+
+  window.Cardroom = { ...window.Cardroom, table: { lead, skip: finishRunning } };
+
+  // A tap on the table shows the end of the replay at once.
+  document.addEventListener("click", (e) => {
+    if (e.target.closest(".ht-table")) finishRunning();
   });
 
   // Refused actions (409: stale version, illegal card) answer with the table as it is now.
@@ -165,33 +254,6 @@
       e.detail.isError = false;
     } else if (e.detail.xhr.status === 404 && document.getElementById("ht-hand")) {
       location.assign("/hearts");
-    }
-  });
-
-  document.addEventListener("click", async (e) => {
-    const opener = e.target.closest("[data-open]");
-    if (opener) {
-      const dialog = document.getElementById(opener.dataset.open);
-      opener.closest("dialog")?.close();
-      if (dialog && !dialog.open) dialog.showModal();
-      return;
-    }
-    const closer = e.target.closest("dialog [data-close]");
-    if (closer) {
-      closer.closest("dialog").close();
-      return;
-    }
-    const copy = e.target.closest(".ht-code[data-copy]");
-    if (copy) {
-      try {
-        // The link may be relative (no public address is configured): copy it whole.
-        await navigator.clipboard.writeText(new URL(copy.dataset.copy, location.href).href);
-        copy.dataset.copied = "true";
-        setTimeout(() => { delete copy.dataset.copied; }, 1500);
-      } catch {
-        // Without clipboard access, select the code so the player can copy it by hand.
-        getSelection().selectAllChildren(copy.querySelector("[data-info=deal]"));
-      }
     }
   });
 })();

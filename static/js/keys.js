@@ -1,26 +1,26 @@
 // Keyboard play for Heart to Heart, besides Tab and Enter on the cards themselves:
 // D turns a card from the stock, W picks the waste, U (or Ctrl+Z) undoes, Escape lets go of
 // the selected card. Keys do nothing while a dialog is open or a menu field has the focus.
-(function () {
+(() => {
   "use strict";
-  var keys = {
+  const keys = {
     d: '[data-pile="stock"]',
     w: '[data-pile="waste"]',
     u: "#h2h-undo button",
-    escape: '#h2h-board [aria-pressed="true"]'
+    escape: '#h2h-board [aria-pressed="true"]',
   };
-  document.addEventListener("keydown", function (event) {
-    if (event.altKey || event.metaKey || event.defaultPrevented) return;
-    var key = event.key.toLowerCase();
-    if (event.ctrlKey) {
+  document.addEventListener("keydown", (e) => {
+    if (e.altKey || e.metaKey || e.defaultPrevented) return;
+    let key = e.key.toLowerCase();
+    if (e.ctrlKey) {
       if (key !== "z") return;
       key = "u";
     }
     if (!keys[key] || document.querySelector("dialog[open]")) return;
-    if (event.target.closest && event.target.closest("input, select, textarea, details[open]")) return;
-    var button = document.querySelector(keys[key]);
+    if (e.target.closest?.("input, select, textarea, details[open]")) return;
+    const button = document.querySelector(keys[key]);
     if (!button) return;
-    event.preventDefault();
+    e.preventDefault();
     button.click();
   });
 })();

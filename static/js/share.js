@@ -1,21 +1,21 @@
 // Share a deal: links marked data-share open the system share sheet on phones, or copy the
 // absolute link elsewhere, and say so in the status line. Without JavaScript they are links.
-(function () {
+(() => {
   "use strict";
-  function say(text) {
-    var status = document.getElementById("status");
+  const say = (text) => {
+    const status = document.getElementById("status");
     if (status) status.textContent = text;
-  }
-  document.addEventListener("click", function (event) {
-    var link = event.target.closest ? event.target.closest("a[data-share]") : null;
+  };
+  document.addEventListener("click", (e) => {
+    const link = e.target.closest?.("a[data-share]");
     if (!link) return;
-    var url = new URL(link.getAttribute("href"), location.href).href;
+    const url = new URL(link.getAttribute("href"), location.href).href;
     if (navigator.share && matchMedia("(pointer: coarse)").matches) {
-      event.preventDefault();
-      navigator.share({ title: document.title, url: url }).catch(function () {});
+      e.preventDefault();
+      navigator.share({ title: document.title, url }).catch(() => {});
     } else if (navigator.clipboard && window.isSecureContext) {
-      event.preventDefault();
-      navigator.clipboard.writeText(url).then(function () { say(link.dataset.copied); });
+      e.preventDefault();
+      navigator.clipboard.writeText(url).then(() => say(link.dataset.copied));
     }
   });
 })();

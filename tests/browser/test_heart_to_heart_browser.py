@@ -323,7 +323,10 @@ def test_mismatch_moves_selection_and_options(new_page, device, lang):
     expect(status).to_have_text(TEXT["same_rank"][lang])
     assert_board(page, game, lang, "the selection moved back to the tip")
 
-    # Placement help off: nothing is outlined or dimmed; on again: it all comes back.
+    # Placement help off: nothing is outlined or dimmed; on again: it all comes back. (The tap
+    # on the card closed the menu.)
+    expect(page.locator("details.menu").nth(1)).not_to_have_attribute("open", "")
+    press(page.locator("details.menu summary").nth(1), device)
     help_box = page.locator('input[name="placement_help"]')
     before = htmx_done(page)
     press(help_box, device)

@@ -25,6 +25,7 @@ from playwright.sync_api import Page, expect
 
 from app.rules.cards import card_text, cards_in
 from app.rules.deal_codes import DealCode
+from app.web.i18n import translator
 
 pytestmark = pytest.mark.browser
 
@@ -168,6 +169,8 @@ def test_pass_three_cards_by_pressing(new_page, device, lang):
     extra = next(c for c in mirror.legal() if c not in chosen)
     press(card(page, extra), device)
     expect(card(page, extra)).to_have_attribute("aria-pressed", "false")
+    full = translator(lang).gettext("Three cards are chosen: put one back first.")
+    expect(page.locator("#status")).to_have_text(full)
     press(card(page, chosen[0]), device)
     expect(card(page, chosen[0])).to_have_attribute("aria-pressed", "false")
     expect(count).to_have_text("2/3")

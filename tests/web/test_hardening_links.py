@@ -11,7 +11,7 @@ from app.main import create_app
 from app.settings import Settings
 from app.web.session import COOKIE_NAME
 
-HEARTS_SHARE = re.compile(r'class="ht-code" data-copy="([^"]*)"')
+HEARTS_SHARE = re.compile(r'class="ht-code" href="([^"]*)"')
 H2H_SHARE = re.compile(r'class="stat deal" href="([^"]*)"')
 
 

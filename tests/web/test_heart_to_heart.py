@@ -478,6 +478,30 @@ async def test_new_game_any_or_winnable(client):
     assert response.status_code == 400
 
 
+async def test_new_game_asks_before_replacing_an_unfinished_game(client):
+    """A new game over a game in play asks first; the old game counts as played and lost only
+    once the player confirms."""
+    table = Table(client)
+    await table.load("/heart-to-heart/deal/HH1-N-AAAAAAM")
+    await table.tap("stock")
+    game_id, version = table.game_id, table.version
+    response = await client.post("/heart-to-heart/new", data={"kind": "W"})
+    assert response.status_code == 200
+    assert dialog_heading(response.text) == "Start a new game?"
+    assert 'name="kind" value="W"' in response.text
+    await table.load()
+    assert (table.game_id, table.version) == (game_id, version)  # nothing replaced
+    home = (await client.get("/")).text
+    assert not re.search(r"Games played</dt><dd>1<", home), "nothing counted before confirming"
+    response = await client.post("/heart-to-heart/new", data={"kind": "W", "confirm": "true"})
+    assert response.status_code == 303
+    await table.load()
+    assert table.game_id != game_id and table.info("deal").startswith("HH1-W-")
+    home = (await client.get("/")).text
+    assert re.search(r"Games played</dt><dd>1<", home)
+    assert re.search(r"Games won</dt><dd>0<", home)
+
+
 def test_a_random_new_game_never_starts_stuck():
     codes = [random_code("N") for _ in range(200)]
     assert all(new_game(code).status == "playing" for code in codes)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from dataclasses import replace as changed
 
 import httpx
 import pytest
@@ -17,6 +18,8 @@ from fastapi import FastAPI
 
 from app.rules.cards import card_text, cards_in, parse_card
 from app.rules.hearts import HUMAN, HeartsMatch, IllegalPlay
+from app.web.hearts.service import Seen
+from app.web.hearts.table import Urls, table_pieces
 from app.web.hearts.texts import refusal_text
 from app.web.i18n import card_name, translator
 from app.web.session import COOKIE_NAME, SessionMiddleware
@@ -481,3 +484,19 @@ async def test_without_htmx_a_play_redirects_to_the_page(client: httpx.AsyncClie
     assert response.status_code == 303 and response.headers["location"] == "/hearts"
     after = await get_page(client)
     assert card not in after.hand and after.version == page.version + 1
+
+
+def test_seat_badges_after_a_moon_show_the_scored_points():
+    """Once a hand is scored, a badge's points this hand are the scored ones: after a moon the
+    shooter shows 0 and the others 26, as the score table does."""
+    view = HeartsMatch.new("HT1-N-AAAAAAM").view(0)
+    moon = changed(view, phase="hand_over", hand_points=(0, 26, 0, 0),
+                   hand_scores=((26, 0, 26, 26),), totals=(26, 0, 26, 26), moon=1)
+    urls = Urls("play", "pass", "undo", "next", "last")
+
+    def points(view) -> list[int]:
+        pieces = table_pieces(Seen("g", 1, view, False), urls, translator("en"))
+        return [pieces[f"ht-hp-{s}"].args[1] for s in range(4)]
+
+    assert points(moon) == [26, 0, 26, 26]
+    assert points(view) == list(view.hand_points)

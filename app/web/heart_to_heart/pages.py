@@ -102,6 +102,7 @@ def game_page(
     *,
     message: str | None = None,
     question: str | None = None,
+    ask_new: str | None = None,
 ) -> HTMLResponse:
     board = stored_board(loaded, undo_url(loaded.stored.game_id), options, lang)
     context = {
@@ -113,6 +114,7 @@ def game_page(
         "options": options,
         "message": message,
         "question": question,
+        "ask_new": ask_new,
         "piece": piece_renderer(board, lang),
     }
     return page(request, "heart_to_heart/game.html", context, lang, headers={"Vary": "HX-Request"})
@@ -163,16 +165,24 @@ async def game_view(
 
 @router.post("/new", name="heart_to_heart_new")
 async def new_game_route(
+    request: Request,
     store: StoreDep,
     session_id: SessionId,
+    profile: ProfileDep,
     lang: Lang,
     kind: Annotated[str, Form(max_length=1)] = "N",
+    confirm: Annotated[bool, Form()] = False,
 ) -> Response:
     if kind not in VARIANTS:
         raise PageError(
             400,
             translator(lang).gettext("A new game is any deal (N) or a deal that can be won (W)."),
         )
+    current = await store.current(session_id, service.KIND)
+    if not confirm and current is not None and service.is_unfinished(game := service.load(current)):
+        # Nothing is replaced (nor counted as lost) until the player confirms.
+        loaded = Loaded(current, game)
+        return game_page(request, loaded, Options.of(profile), lang, ask_new=kind)
     await service.replace_game(store, session_id, service.random_code(kind))
     return to_game()
 

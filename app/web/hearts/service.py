@@ -51,11 +51,29 @@ class Seen:
     version: int
     view: HeartsView
     undo_available: bool
+    dimmed_refusal: HeartsError | None = None  # why the dimmed cards of the hand cannot be played
 
     @classmethod
     def of(cls, loaded: LoadedMatch) -> Seen:
         stored, match = loaded.stored, loaded.game
-        return cls(stored.game_id, stored.version, match.view(HUMAN), match.undo_available)
+        view = match.view(HUMAN)
+        return cls(
+            stored.game_id, stored.version, view, match.undo_available, dimmed_refusal(match, view)
+        )
+
+
+def dimmed_refusal(match: HeartsMatch, view: HeartsView) -> HeartsError | None:
+    """The rules' refusal of the player's dimmed cards now (None when none is dimmed), for the
+    page to explain a tap on one without asking the server. One reason holds for all of them,
+    so the rules are asked about one: a refused play changes nothing."""
+    dimmed = view.hand & ~view.legal
+    if view.phase != "playing" or not dimmed:
+        return None
+    try:
+        match.play((dimmed & -dimmed).bit_length() - 1, seat=HUMAN)
+    except HeartsError as error:
+        return error
+    raise AssertionError("a dimmed card was playable")
 
 
 @dataclass(frozen=True, slots=True)

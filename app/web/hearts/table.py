@@ -22,7 +22,7 @@ from markupsafe import Markup
 from app.rules.cards import SUITS, card_text, cards_in, rank_of, suit_of
 from app.rules.hearts import HUMAN, HeartsView, PlayedCard
 from app.web.hearts.service import Seen, moon_of
-from app.web.hearts.texts import seat_names
+from app.web.hearts.texts import refusal_text, seat_names
 from app.web.i18n import SUIT_SYMBOLS, Translator
 from app.web.pieces import Piece, Pieces, changed, render, render_once
 
@@ -174,6 +174,16 @@ def end_of_hand(
     )
 
 
+# The seat that receives the player's cards in each pass direction.
+RECEIVER = {"left": 1, "across": 2, "right": 3}
+
+
+def level_label(deal: str, tr: Translator) -> str:
+    """The bots' level, from the letter of the match's code (HT1-N-…)."""
+    letter = deal.split("-")[1]
+    return {"E": tr.gettext("Easy"), "N": tr.gettext("Normal"), "H": tr.gettext("Hard")}[letter]
+
+
 def table_pieces(seen: Seen, urls: Urls, tr: Translator) -> Pieces:
     """The table's pieces, in the order an answer sends them."""
     view = seen.view
@@ -189,7 +199,11 @@ def table_pieces(seen: Seen, urls: Urls, tr: Translator) -> Pieces:
     for p in shown:
         slots[p.seat] = TablePlay(p.seat, face(p.card, tr))
     passing, pass_button = passing_labels(view.pass_direction, tr)
-    info = (view.hand_number, view.pass_direction, passing, view.hearts_broken)
+    receiver = RECEIVER.get(view.pass_direction)
+    info = (
+        view.hand_number, view.pass_direction, passing, view.hearts_broken,
+        level_label(view.deal, tr), None if receiver is None else names[receiver],
+    )
     pieces: Pieces = {
         "ht-trick": Piece("trick", (tuple(slots), done, winner, names)),
         "ht-info": Piece("info", info),
@@ -211,9 +225,12 @@ def table_pieces(seen: Seen, urls: Urls, tr: Translator) -> Pieces:
         for c in sorted_hand(view.hand)
     )
     pieces["ht-hand"] = Piece("hand", (phase, urls.play, hand))
+    # Once a hand is scored, its points are the scored ones (a moon turns 26 into 0 and 0 into
+    # 26), as the score table shows them.
+    points = view.hand_scores[-1] if phase in ("hand_over", "match_over") else view.hand_points
     for s in range(4):
         seat = f"ht-seat-{s}"
-        numbers = {"hand_points": view.hand_points[s], "total": view.totals[s]}
+        numbers = {"hand_points": points[s], "total": view.totals[s]}
         if s != HUMAN:  # the player's cards are counted by the hand itself
             numbers["cards_left"] = view.cards_left[s]
         pieces[seat] = Piece("seat", (s, names[s], view.turn == s), tuple(numbers.items()))
@@ -221,6 +238,8 @@ def table_pieces(seen: Seen, urls: Urls, tr: Translator) -> Pieces:
             ident = f"ht-{NUMBER_IDS[key]}-{s}"
             pieces[ident] = Piece("number", (ident, value), inside=seat)
     pieces["ht-version"] = Piece("version", (seen.version,))
+    refusal = seen.dimmed_refusal
+    pieces["ht-why"] = Piece("why", (refusal_text(refusal, tr) if refusal else "",))
     return pieces
 
 

@@ -1,0 +1,89 @@
+// Taps in order, none waiting and none lost (both games).
+//
+// A game's script hands each action to Cardroom.taps.add(): what the page can know by itself
+// shows at once (the action's `predict`), and the actions go to the server one after another,
+// each once the previous answer is in the page, so each carries the version that answer gave
+// (the source form's version field). The server stays the authority: before an answer is
+// swapped in, every element a prediction changed goes back to what the server last drew
+// (`touch` keeps a copy), the answer's pieces go in, and the predictions of the actions still
+// waiting are drawn again on top, all in one task, so nothing flickers.
+(() => {
+  "use strict";
+  const pending = []; // {source: () => form, url, values, predict(first)}, oldest first
+  const saved = new Map(); // id → a copy of the element as the server last drew it
+  let answering = null; // the source element of the request on its way
+
+  // Call before a prediction changes the element (it needs an id): the server's copy is kept.
+  const touch = (el) => {
+    if (el?.id && !saved.has(el.id)) saved.set(el.id, el.cloneNode(true));
+  };
+
+  // Put back what the server drew. The element itself stays when it can (focus, identity).
+  const restore = () => {
+    for (const [id, copy] of saved) {
+      const el = document.getElementById(id);
+      if (!el) continue;
+      if (el.localName !== copy.localName) {
+        el.replaceWith(copy);
+        continue;
+      }
+      for (const { name } of Array.from(el.attributes)) {
+        if (!copy.hasAttribute(name)) el.removeAttribute(name);
+      }
+      for (const { name, value } of Array.from(copy.attributes)) el.setAttribute(name, value);
+      el.replaceChildren(...copy.childNodes);
+      el.getAnimations?.({ subtree: true }).forEach((motion) => motion.cancel());
+    }
+    saved.clear();
+  };
+
+  const say = (text) => {
+    const status = document.getElementById("status");
+    if (status && text) status.textContent = text;
+  };
+
+  let pumping = false;
+  const pump = async () => {
+    if (pumping) return;
+    pumping = true;
+    while (pending.length) {
+      const action = pending[0];
+      const source = action.source();
+      answering = source;
+      try {
+        await htmx.ajax("POST", action.url, { source, values: action.values, swap: "none" });
+      } catch {
+        // No answer (the network is gone): the page shows the server's last word again, and the
+        // taps that could not be sent are dropped, saying so.
+        restore();
+        pending.length = 0;
+        document.dispatchEvent(new Event("cardroom:unsent"));
+        say(document.getElementById("status")?.dataset.offline);
+        break;
+      } finally {
+        answering = null;
+      }
+      pending.shift();
+      // The answer is the server's word now; the taps still waiting show on top of it.
+      saved.clear();
+      for (const next of pending) next.predict?.(false);
+    }
+    pumping = false;
+  };
+
+  // Every answer (a refusal or an error included) is swapped onto what the server drew.
+  document.addEventListener("htmx:beforeOnLoad", (e) => {
+    if (answering && e.detail.elt === answering) restore();
+  });
+
+  // How many actions are on their way or waiting (tests and scripts may ask).
+  const waiting = () => pending.length;
+
+  const add = (action) => {
+    action.predict?.(true);
+    pending.push(action);
+    pump();
+  };
+
+  window.Cardroom = { ...window.Cardroom, taps: { add, touch, waiting } };
+})();

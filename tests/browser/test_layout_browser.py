@@ -1,0 +1,64 @@
+"""Every common screen plays without scrolling: at each size, in both games and both languages,
+every card in play and every button lies inside the viewport, and the page does not scroll."""
+
+from __future__ import annotations
+
+import pytest
+from browser_kit import HTMX_COUNTER, screenshot
+from conftest import LOCALES, WAIT_MS
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+# Phones (portrait and landscape), a tablet, laptops and a desktop.
+SIZES = [(360, 640), (390, 844), (412, 915), (844, 390), (740, 360), (1024, 768), (1280, 800),
+         (1920, 1080)]
+PAGES = {
+    "heart-to-heart": ("/heart-to-heart/deal/HH1-N-AAAAAAM", "#h2h-heart button.card"),
+    "hearts": ("/hearts/deal/HT1-N-AAAAAAM", "#ht-hand button.card"),
+}
+
+# What a player must reach: the cards in play, the piles, the trick, and every button or link
+# that acts (those inside closed menus and dialogs are not shown, so not counted).
+OUTSIDE_JS = """() => {
+  const wanted = "#main .card, #main button, #main a.btn, #main summary, #main a.deal, .top button";
+  const out = [];
+  for (const el of document.querySelectorAll(wanted)) {
+    if (!el.checkVisibility()) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    if (r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5)
+      out.push(`${el.id || el.className || el.localName} ${Math.round(r.left)},${Math.round(r.top)}`
+               + `-${Math.round(r.right)},${Math.round(r.bottom)}`);
+  }
+  const root = document.documentElement;
+  if (root.scrollHeight > innerHeight || root.scrollWidth > innerWidth)
+    out.push(`page scrolls: ${root.scrollWidth}x${root.scrollHeight}`);
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["vi", "en"])
+@pytest.mark.parametrize("game", sorted(PAGES))
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_everything_in_play_is_on_the_screen(browser, base_url, game, lang, width, height):
+    phone = min(width, height) < 500
+    context = browser.new_context(
+        base_url=base_url, locale=LOCALES[lang], extra_http_headers={"Accept-Language": lang},
+        viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone,
+        device_scale_factor=2 if phone else 1,
+    )
+    try:
+        context.set_default_timeout(WAIT_MS)
+        context.add_init_script(HTMX_COUNTER)
+        page = context.new_page()
+        path, cards = PAGES[game]
+        page.goto(path)
+        expect(page.locator(cards).first).to_be_visible()
+        page.wait_for_function("() => document.fonts.status === 'loaded'")
+        outside = page.evaluate(OUTSIDE_JS)
+        assert not outside, f"{game} at {width}x{height} ({lang}): off the screen: {outside}"
+        if (width, height, lang) == (844, 390, "en"):
+            screenshot(page, f"{game}-landscape.png")
+    finally:
+        context.close()
