@@ -11,7 +11,7 @@ from fastapi.staticfiles import StaticFiles
 
 from app.settings import Settings
 from app.store import open_store
-from app.web import api_docs, home
+from app.web import api_docs, daily, home
 from app.web.errors import install_error_handlers
 from app.web.heart_to_heart import api as heart_to_heart_api
 from app.web.heart_to_heart import pages as heart_to_heart_pages
@@ -27,8 +27,10 @@ ROUTERS = (
     home.router,
     heart_to_heart_pages.router,
     hearts_pages.router,
+    daily.router,
     heart_to_heart_api.router,
     hearts_api.router,
+    daily.api,
     api_docs.router,
 )
 

@@ -354,6 +354,7 @@ class HeartToHeartGame:
         "_selected",
         "_stock",
         "_waste",
+        "assisted",
         "deal",
         "heart_ranks",
     )
@@ -367,6 +368,7 @@ class HeartToHeartGame:
     _moves: int
     _history: list[str]  # texts of the moves undo can take back, oldest first
     _clock: float | None  # None until the first move
+    assisted: bool  # an undo (or other help) was used in this game
 
     @classmethod
     def _deal_from(cls, deal: str, cards: tuple[int, ...]) -> HeartToHeartGame:
@@ -380,6 +382,7 @@ class HeartToHeartGame:
         game._moves = 0
         game._history = []
         game._clock = None
+        game.assisted = False
         return game
 
     def copy(self) -> HeartToHeartGame:
@@ -393,6 +396,7 @@ class HeartToHeartGame:
         other._moves = self._moves
         other._history = self._history.copy()
         other._clock = self._clock
+        other.assisted = self.assisted
         return other
 
     def __eq__(self, other: object) -> bool:
@@ -413,6 +417,7 @@ class HeartToHeartGame:
             self._moves,
             self._history,
             self._clock,
+            self.assisted,
         )
 
     def __repr__(self) -> str:
@@ -672,6 +677,7 @@ class HeartToHeartGame:
         waste_changed = move.kind != "pair" or move.second == "waste" or self._selected == "waste"
         self._selected = None
         self._moves -= 1
+        self.assisted = True
         return TapResult(
             "undo",
             frozenset(positions_in(hearts)),
@@ -727,6 +733,8 @@ class HeartToHeartGame:
             "moves": self._moves,
             "history": self._history.copy(),
             "clock": self._clock,
+            # Written only when set, so an unaided game saves as it always did.
+            **({"assisted": True} if self.assisted else {}),
         }
 
     @classmethod
@@ -749,7 +757,7 @@ class HeartToHeartGame:
 
     @classmethod
     def _from_json(cls, data: Any, trusted: bool) -> HeartToHeartGame:
-        if set(data) != _JSON_KEYS or data["v"] != 1:
+        if set(data) - {"assisted"} != _JSON_KEYS or data["v"] != 1:
             raise StateError("not a Heart to Heart state of version 1")
         game = cls.__new__(cls)
         game.deal = str(_code_of(data["deal"]))
@@ -771,6 +779,9 @@ class HeartToHeartGame:
         game._moves = moves
         game._clock = None if clock is None else float(clock)
         game._history = _history_of(data["history"])
+        game.assisted = data.get("assisted", False)
+        if type(game.assisted) is not bool:
+            raise StateError("assisted must be true or false")
         selected = data["selected"]
         game._selected = None if selected is None else parse_target(selected)
         game._check_consistent()

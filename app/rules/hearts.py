@@ -349,6 +349,12 @@ def _score_hand(state: HandState) -> HandState:
     )
 
 
+def _alone_lowest(totals: tuple[int, ...]) -> int | None:
+    """The seat with the fewest points, if no other seat has as few."""
+    low = min(totals)
+    return totals.index(low) if totals.count(low) == 1 else None
+
+
 def _why_illegal(state: HandState, card: int) -> IllegalPlay:
     """Why ``card``, which is in the hand of the seat to move but not legal, may not be played."""
     name = card_text(card)
@@ -378,15 +384,28 @@ def _invalid_state(what: str) -> HeartsStateError:
 class HeartsMatch:
     """A match of Hearts: the player against three bots, hand after hand up to 100."""
 
-    __slots__ = ("_code", "_deal", "_legal", "_legal_at", "_state", "_undo")
+    __slots__ = (
+        "_assisted", "_code", "_deal", "_legal", "_legal_at", "_one_hand", "_state", "_undo"
+    )
 
-    def __init__(self, code: DealCode, state: HandState, undo: list[HandState]) -> None:
+    def __init__(
+        self,
+        code: DealCode,
+        state: HandState,
+        undo: list[HandState],
+        *,
+        one_hand: bool = False,
+        assisted: bool = False,
+    ) -> None:
         """A match at ``state`` with the player's undo snapshots ``undo`` (oldest first).
 
         :meth:`new` starts a match; this is for loading and for tests and benchmarks that
-        set a position up.
+        set a position up. ``one_hand``: the match is its first hand alone (a daily deal);
+        ``assisted``: the player took a play back (or had other help).
         """
         self._code = code
+        self._one_hand = one_hand
+        self._assisted = assisted
         self._deal = str(code)
         self._state = state
         # States taken just before each of the player's plays in this hand, oldest first.
@@ -397,12 +416,14 @@ class HeartsMatch:
         self._legal = 0
 
     @classmethod
-    def new(cls, code: DealCode | str) -> HeartsMatch:
+    def new(cls, code: DealCode | str, *, one_hand: bool = False) -> HeartsMatch:
+        """A new match; with ``one_hand`` it is over after its first hand, which alone is
+        scored (the fewest points wins, when one seat has them alone)."""
         if isinstance(code, str):
             code = parse_match_code(code)
         elif code.game != GAME or code.variant not in BOT_LEVELS:
             raise DealCodeError("game", f"'{code}' is not a Hearts match code.")
-        return cls(code, _start_hand(code.number, 1, (0, 0, 0, 0), ()), [])
+        return cls(code, _start_hand(code.number, 1, (0, 0, 0, 0), ()), [], one_hand=one_hand)
 
     # -- reading --------------------------------------------------------------------------
 
@@ -413,6 +434,15 @@ class HeartsMatch:
     @property
     def deal(self) -> str:
         return self._deal
+
+    @property
+    def one_hand(self) -> bool:
+        return self._one_hand
+
+    @property
+    def assisted(self) -> bool:
+        """Whether the player had help in this match (an undo)."""
+        return self._assisted
 
     @property
     def bot_level(self) -> BotLevel:
@@ -552,6 +582,8 @@ class HeartsMatch:
         if new.turn is None:
             # The hand is scored, and a scored hand is final.
             self._undo.clear()
+            if self._one_hand and new.phase == "hand_over":
+                new = new._replace(phase="match_over", winner=_alone_lowest(new.totals))
         self._state = new
 
     @property
@@ -563,6 +595,7 @@ class HeartsMatch:
         if not self._undo:
             raise NothingToUndo("nothing_to_undo", "There is no play of yours to take back.")
         self._state = self._undo.pop()
+        self._assisted = True
 
     def next_hand(self) -> None:
         st = self._state
@@ -578,6 +611,7 @@ class HeartsMatch:
         twin._code, twin._deal = self._code, self._deal
         twin._state, twin._undo = self._state, list(self._undo)
         twin._legal_at, twin._legal = self._legal_at, self._legal
+        twin._one_hand, twin._assisted = self._one_hand, self._assisted
         return twin
 
     def __eq__(self, other: object) -> bool:
@@ -587,6 +621,7 @@ class HeartsMatch:
             self._code == other._code
             and self._state == other._state
             and self._undo == other._undo
+            and self._one_hand == other._one_hand
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -624,6 +659,9 @@ class HeartsMatch:
                 **_moment_to_json(st),
             },
             "undo": [_moment_to_json(snap) for snap in self._undo],
+            # Written only when set, so a plain match saves as it always did.
+            **({"one_hand": True} if self._one_hand else {}),
+            **({"assisted": True} if self._assisted else {}),
         }
 
     @classmethod
@@ -637,11 +675,15 @@ class HeartsMatch:
             undo = [_moment_from_json(state, moment) for moment in data["undo"]]
             if undo and state.phase != "playing":
                 raise _invalid_state("undo snapshots outside the playing phase")
+            one_hand = data.get("one_hand", False)
+            assisted = data.get("assisted", False)
+            if type(one_hand) is not bool or type(assisted) is not bool:
+                raise _invalid_state("one_hand and assisted are true or false")
         except HeartsError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             raise _invalid_state(str(exc) or type(exc).__name__) from exc
-        return cls(code, state, undo)
+        return cls(code, state, undo, one_hand=one_hand, assisted=assisted)
 
 
 def _shared_fields(st: HandState) -> tuple[Any, ...]:

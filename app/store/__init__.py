@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 __all__ = [
+    "MAX_RESULTS",
     "Clock",
     "GameStore",
     "GameUnreadable",
@@ -49,6 +50,8 @@ SQLITE_PREFIX = "sqlite:///"
 REDIS_SCHEMES = ("redis://", "rediss://")
 DEFAULT_REDIS_PREFIX = "cardroom:"
 SECONDS_PER_DAY = 86_400
+# A results board holds at most this many rows (each a few dozen bytes).
+MAX_RESULTS = 5000
 
 
 class StoreError(Exception):
@@ -90,6 +93,19 @@ class GameStore(Protocol):
 
     async def put_profile(self, session_id: str, version: int, data: dict[str, Any]) -> bool:
         """Compare-and-set like games: version 0 creates. False when the version is stale."""
+
+    async def add_result(
+        self, board: str, session_id: str, row: dict[str, Any], keep_days: int
+    ) -> None:
+        """Append a finished game's row to a results board (say ``"hearts:HT1-N-ABCDEFG"``);
+        the board is kept at least ``keep_days`` after its last row (at most MAX_RESULTS rows:
+        later ones are dropped)."""
+
+    async def results(self, board: str) -> list[tuple[str, dict[str, Any]]]:
+        """The rows of a board as ``(session id, row)``, in the order they were added."""
+
+    async def rename_results(self, board: str, session_id: str, nickname: str) -> None:
+        """Set ``"nickname"`` in every row of that session on the board."""
 
     async def purge_expired(self) -> int:
         """Delete games and profiles not written for ttl_days; returns how many were deleted."""

@@ -4,6 +4,7 @@ Keys (all under the prefix, `cardroom:` by default):
 - `game:{game_id}`       hash: session, kind, version, state (JSON), updated_at
 - `current:{session_id}` hash: kind -> game_id of the session's current game of that kind
 - `profile:{session_id}` hash: version, data (JSON), updated_at
+- `results:{board}`      list of JSON rows (a finished game each, its session under "s")
 
 Every key expires `ttl_days` after its last write, and every write sets the expiry again; a
 game's writes also keep its session's `current` hash alive. Redis drops expired keys itself, so
@@ -23,6 +24,8 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from app.store import (
+    MAX_RESULTS,
+    SECONDS_PER_DAY,
     Clock,
     GameUnreadable,
     StoredGame,
@@ -55,6 +58,31 @@ if version ~= tonumber(ARGV[1]) then
 end
 redis.call('HSET', KEYS[1], 'version', version + 1, 'data', ARGV[2], 'updated_at', ARGV[3])
 redis.call('EXPIRE', KEYS[1], ARGV[4])
+return 1
+"""
+
+# KEYS: the board. ARGV: the row (JSON), the most rows, seconds to keep the board at least.
+# The board lives as long as its longest-kept row needs: the TTL only ever grows.
+ADD_RESULT = """
+if redis.call('LLEN', KEYS[1]) < tonumber(ARGV[2]) then
+    redis.call('RPUSH', KEYS[1], ARGV[1])
+end
+if redis.call('TTL', KEYS[1]) < tonumber(ARGV[3]) then
+    redis.call('EXPIRE', KEYS[1], ARGV[3])
+end
+return 1
+"""
+
+# KEYS: the board. ARGV: session id, nickname. Rewrites that session's rows in place.
+RENAME_RESULTS = """
+local rows = redis.call('LRANGE', KEYS[1], 0, -1)
+for i, text in ipairs(rows) do
+    local row = cjson.decode(text)
+    if row['s'] == ARGV[1] then
+        row['nickname'] = ARGV[2]
+        redis.call('LSET', KEYS[1], i - 1, cjson.encode(row))
+    end
+end
 return 1
 """
 
@@ -108,6 +136,8 @@ class RedisStore:
         self._prefix = prefix
         self._cas = self._redis.register_script(COMPARE_AND_SET)
         self._put_profile = self._redis.register_script(PUT_PROFILE)
+        self._add_result = self._redis.register_script(ADD_RESULT)
+        self._rename_results = self._redis.register_script(RENAME_RESULTS)
 
     def _game_key(self, game_id: str) -> str:
         return f"{self._prefix}game:{game_id}"
@@ -182,6 +212,30 @@ class RedisStore:
                 args=[version, dump_json(data), repr(self._clock()), self._ttl],
             )
         return stored == 1
+
+    def _results_key(self, board: str) -> str:
+        return f"{self._prefix}results:{board}"
+
+    async def add_result(
+        self, board: str, session_id: str, row: dict[str, Any], keep_days: int
+    ) -> None:
+        text = dump_json({**row, "s": session_id})
+        async with _errors():
+            await self._add_result(
+                keys=[self._results_key(board)],
+                args=[text, MAX_RESULTS, keep_days * SECONDS_PER_DAY],
+            )
+
+    async def results(self, board: str) -> list[tuple[str, dict[str, Any]]]:
+        async with _errors():
+            texts = await self._redis.lrange(self._results_key(board), 0, -1)
+        # A row that cannot be read (edited by hand, say) is left out, like an unreadable game.
+        rows = [row for row in map(load_object, texts) if row is not None and "s" in row]
+        return [(row.pop("s"), row) for row in rows]
+
+    async def rename_results(self, board: str, session_id: str, nickname: str) -> None:
+        async with _errors():
+            await self._rename_results(keys=[self._results_key(board)], args=[session_id, nickname])
 
     async def purge_expired(self) -> int:
         # Redis deletes expired keys by itself.

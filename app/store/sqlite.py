@@ -41,6 +41,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from app.store import (
+    MAX_RESULTS,
+    SECONDS_PER_DAY,
     Clock,
     StoredGame,
     StoreError,
@@ -79,6 +81,14 @@ CREATE TABLE IF NOT EXISTS profiles (
     updated_at REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS profiles_by_age ON profiles (updated_at);
+CREATE TABLE IF NOT EXISTS results (
+    board      TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    row        TEXT NOT NULL,
+    keep_until REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS results_by_board ON results (board);
+CREATE INDEX IF NOT EXISTS results_by_age ON results (keep_until);
 """
 
 # Tuned for a tap's write of a few kB: ~3 WAL pages each, so a checkpoint every ~750 pages.
@@ -320,6 +330,60 @@ class SqliteStore:
             self._after_write()
         return stored
 
+    async def add_result(
+        self, board: str, session_id: str, row: dict[str, Any], keep_days: int
+    ) -> None:
+        conn = self._db()
+        text = dump_json(row)
+
+        def insert() -> None:
+            now = self._clock()
+            until = now + keep_days * SECONDS_PER_DAY
+            # As on Redis, the whole board is kept as long as its longest-kept row needs.
+            conn.execute(
+                "UPDATE results SET keep_until = ? WHERE board = ? AND keep_until < ?",
+                (until, board, until),
+            )
+            count = conn.execute(
+                "SELECT count(*) FROM results WHERE board = ? AND keep_until >= ?", (board, now)
+            ).fetchone()[0]
+            if count < MAX_RESULTS:
+                conn.execute(
+                    "INSERT INTO results (board, session_id, row, keep_until) VALUES (?, ?, ?, ?)",
+                    (board, session_id, text, until),
+                )
+
+        await self._run(lambda: _write(conn, insert))
+        self._after_write()
+
+    async def results(self, board: str) -> list[tuple[str, dict[str, Any]]]:
+        conn = self._db()
+
+        def read() -> list[tuple[str, dict[str, Any]]]:
+            rows = conn.execute(
+                "SELECT session_id, row FROM results WHERE board = ? AND keep_until >= ?"
+                " ORDER BY rowid",
+                (board, self._clock()),
+            ).fetchall()
+            # A row that cannot be read (edited by hand, say) is left out.
+            found = [(session_id, load_object(text)) for session_id, text in rows]
+            return [(session_id, row) for session_id, row in found if row is not None]
+
+        return await self._run(read)
+
+    async def rename_results(self, board: str, session_id: str, nickname: str) -> None:
+        conn = self._db()
+
+        def update() -> None:
+            conn.execute(
+                "UPDATE results SET row = json_set(row, '$.nickname', ?)"
+                " WHERE board = ? AND session_id = ?",
+                (nickname, board, session_id),
+            )
+
+        await self._run(lambda: _write(conn, update))
+        self._after_write()
+
     async def purge_expired(self) -> int:
         self._db()
         loop = asyncio.get_running_loop()
@@ -406,9 +470,16 @@ class SqliteStore:
                 (cutoff, PURGE_BATCH),
             ).rowcount
 
+        def results_batch() -> int:
+            return conn.execute(
+                "DELETE FROM results WHERE rowid IN"
+                " (SELECT rowid FROM results WHERE keep_until < ? LIMIT ?)",
+                (self._clock(), PURGE_BATCH),
+            ).rowcount
+
         removed = 0
         # Small transactions, so the other connections' writes get in between.
-        for batch in (games_batch, profiles_batch):
+        for batch in (games_batch, profiles_batch, results_batch):
             while count := _write(conn, batch):
                 removed += count
         return removed

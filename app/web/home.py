@@ -7,7 +7,8 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
-from app.web.deps import Lang, ProfileDep, SessionId, StoreDep
+from app.web.daily import home_daily
+from app.web.deps import ClockDep, Lang, ProfileDep, SessionId, StoreDep
 from app.web.heart_to_heart import service as heart_to_heart
 from app.web.hearts import service as hearts
 from app.web.i18n import LANGUAGES
@@ -39,13 +40,22 @@ async def readyz(request: Request) -> Response:
 
 @router.get("/", include_in_schema=False, name="home")
 async def home(
-    request: Request, store: StoreDep, session_id: SessionId, profile: ProfileDep, lang: Lang
+    request: Request,
+    store: StoreDep,
+    session_id: SessionId,
+    profile: ProfileDep,
+    lang: Lang,
+    clock: ClockDep,
 ) -> Response:
     in_progress = {}
     for kind, unfinished in UNFINISHED.items():
         current = await store.current(session_id, kind)
         in_progress[kind] = current is not None and unfinished(current)
-    context = {"in_progress": in_progress, "stats": statistics(profile)}
+    context = {
+        "in_progress": in_progress,
+        "stats": statistics(profile),
+        "daily": home_daily(profile, clock()),
+    }
     return page(request, "home.html", context, lang)
 
 

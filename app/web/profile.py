@@ -88,6 +88,10 @@ class Profile:
     def lang(self) -> str | None:
         return self.data.get("lang")
 
+    @property
+    def nickname(self) -> str | None:
+        return self.data.get("nickname")
+
 
 async def load_profile(store: GameStore, session_id: str) -> Profile:
     version, data = await store.get_profile(session_id)

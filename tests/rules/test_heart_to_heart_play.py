@@ -84,6 +84,7 @@ class Referee:
             "selected": None,
             "clock": game.to_json()["clock"],
             "history": earlier["history"][len(earlier["history"]) - kept :] if kept else [],
+            "assisted": True,  # an undo is help: the game says so from then on
         }
         assert game.to_json() == expected
         self.check()

@@ -322,7 +322,7 @@ def test_undo_restores_and_clears_the_selection():
     assert game.score == 0 and game.moves == 2
     game.undo()
     game.undo()
-    assert {**game.to_json(), "clock": None} == start
+    assert {**game.to_json(), "clock": None} == {**start, "assisted": True}
     with pytest.raises(UndoError) as refused:
         game.undo()
     assert refused.value.reason == "nothing_to_undo"

@@ -72,7 +72,7 @@ def build_board(
     if game.status == "playing":
         pieces["h2h-dialog"] = Piece("end_dialog", (undo_url, "playing", 0, 0, False))
     else:
-        args = (undo_url, game.status, game.elapsed_seconds, game.moves, can_undo)
+        args = (undo_url, game.status, game.elapsed_seconds, game.moves, can_undo, game.deal)
         pieces["h2h-dialog"] = Piece("end_dialog", args)
     pieces["h2h-help"] = Piece("help", (help_text(outlined), help_text(dimmed)))
     return pieces

@@ -27,6 +27,7 @@ from app.rules.heart_to_heart import (
 from app.store import GameStore, StoredGame
 from app.web.games import GameNotFound, Loaded, StaleVersion
 from app.web.profile import Profile, record_heart_to_heart_game, update_profile
+from app.web.results import heart_to_heart_row, record
 
 KIND = "heart_to_heart"
 # Play time a page may report beyond the wall-clock time since the game was last saved.
@@ -138,14 +139,16 @@ async def replace_game(store: GameStore, session_id: str, code: str) -> LoadedGa
     """Make ``code`` the current game; a game it replaces that was played but not won counts
     as a game played (and ends the winning streak)."""
     current = await store.current(session_id, KIND)
-    if current is not None:
-        old = load(current)
-        if is_unfinished(old):
-            await record_heart_to_heart_game(
-                store, session_id, won=False, seconds=old.elapsed_seconds, moves=old.moves
-            )
+    old = None if current is None else load(current)
+    if old is not None and is_unfinished(old):
+        await record_heart_to_heart_game(
+            store, session_id, won=False, seconds=old.elapsed_seconds, moves=old.moves
+        )
     game = new_game(code)
     stored = await store.create(session_id, KIND, game.to_json())
+    if old is not None and is_unfinished(old):
+        # Given up: it counts on its deal's results with the cards it left.
+        await record(store, session_id, KIND, old.deal, heart_to_heart_row(old), stored.updated_at)
     return Loaded(stored, game)
 
 
@@ -236,4 +239,5 @@ async def commit(
         await record_heart_to_heart_game(
             store, session_id, won=True, seconds=game.elapsed_seconds, moves=game.moves
         )
+        await record(store, session_id, KIND, game.deal, heart_to_heart_row(game), saved.updated_at)
     return saved

@@ -7,6 +7,7 @@ applies it and the bots' answer; the page answers with the pieces of the table t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Annotated
 
@@ -17,7 +18,8 @@ from markupsafe import Markup
 from app.rules.cards import parse_card
 from app.rules.deal_codes import DealCode, DealCodeError
 from app.rules.hearts import BOT_LEVELS, HUMAN, HeartsMatch, PlayedCard, parse_match_code
-from app.web.deps import Lang, SessionId, StoreDep, Visit, VisitDep
+from app.web.daily_codes import HEARTS, daily_date
+from app.web.deps import ClockDep, Lang, SessionId, StoreDep, Visit, VisitDep
 from app.web.errors import PageError
 from app.web.games import StaleVersion
 from app.web.hearts import service
@@ -102,9 +104,15 @@ def parse_code(text: str, tr: Translator) -> DealCode:
         raise PageError(400, message, title=title) from exc
 
 
+def is_daily(deal: DealCode, clock: Callable[[], float]) -> bool:
+    """A daily deal's code is played as its one hand, by whoever opens it."""
+    return daily_date(HEARTS, str(deal), clock()) is not None
+
+
 @router.get("/deal/{code}", response_class=HTMLResponse, name="hearts_deal")
 async def hearts_deal(
-    request: Request, code: str, store: StoreDep, session_id: SessionId, lang: Lang
+    request: Request, code: str, store: StoreDep, session_id: SessionId, lang: Lang,
+    clock: ClockDep,
 ) -> Response:
     deal = parse_code(code, translator(lang))
     current = service.readable(await store.current(session_id, service.KIND))
@@ -112,15 +120,16 @@ async def hearts_deal(
         if current.game.deal == str(deal):
             return to_game()
         return hearts_page(request, current, lang, ask_deal=deal)
-    await service.new_match(store, session_id, deal)
+    await service.new_match(store, session_id, deal, one_hand=is_daily(deal, clock))
     return to_game()
 
 
 @router.post("/deal/{code}", name="hearts_deal_replace")
 async def hearts_deal_replace(
-    code: str, store: StoreDep, session_id: SessionId, lang: Lang
+    code: str, store: StoreDep, session_id: SessionId, lang: Lang, clock: ClockDep
 ) -> Response:
-    await service.new_match(store, session_id, parse_code(code, translator(lang)))
+    deal = parse_code(code, translator(lang))
+    await service.new_match(store, session_id, deal, one_hand=is_daily(deal, clock))
     return to_game()
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
@@ -30,6 +31,7 @@ from app.rules.hearts import (
 from app.store import GameStore, StoredGame
 from app.web.games import GameNotFound, Loaded, StaleVersion
 from app.web.profile import record_hearts_match
+from app.web.results import record as record_result
 
 KIND = "hearts"
 NOT_FOUND = "This Hearts match does not exist here."
@@ -163,9 +165,12 @@ def deal_or_random(text: str | None) -> DealCode:
     return random_code("N") if text is None else parse_match_code(text)
 
 
-async def new_match(store: GameStore, session_id: str, code: DealCode) -> LoadedMatch:
-    """Store a new match as this session's current one (the bots lead when they must)."""
-    match = HeartsMatch.new(code)
+async def new_match(
+    store: GameStore, session_id: str, code: DealCode, *, one_hand: bool = False
+) -> LoadedMatch:
+    """Store a new match as this session's current one (the bots lead when they must); a
+    ``one_hand`` match is over after its first hand (a daily deal)."""
+    match = HeartsMatch.new(code, one_hand=one_hand)
     await run_in_threadpool(play_bots, match)
     return Loaded(await store.create(session_id, KIND, match.to_json()), match)
 
@@ -201,6 +206,10 @@ async def act(
         raise StaleVersion(await owned(store, session_id, game_id))
     if match.phase == "match_over" and not was_over:
         await record(store, session_id, match.view(HUMAN))
+    if not before.view.hand_scores and match.view(HUMAN).hand_scores:
+        # A deal's result in Hearts is its first hand.
+        row = first_hand_row(match)
+        await record_result(store, session_id, KIND, match.deal, row, saved.updated_at)
     return Turn(before, Loaded(saved, match), plays)
 
 
@@ -209,6 +218,12 @@ def moon_of(scores: tuple[int, ...]) -> int | None:
     if sorted(scores) == [0, MOON_SCORE, MOON_SCORE, MOON_SCORE]:
         return scores.index(0)
     return None
+
+
+def first_hand_row(match: HeartsMatch) -> dict[str, Any]:
+    """The first hand's result, for the deal's results board."""
+    scores = match.view(HUMAN).hand_scores[0]
+    return {"points": scores[HUMAN], "moon": moon_of(scores) == HUMAN, "assisted": match.assisted}
 
 
 async def record(store: GameStore, session_id: str, view: HeartsView) -> None:

@@ -89,6 +89,7 @@ class EndOfHand:
     moon_line: str
     winner: int | None
     winner_line: str
+    deal: str | None = None  # once the match is over: its code, for the results link
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,9 +169,11 @@ def end_of_hand(
     winner_line = line(
         view.winner, tr.gettext("You win the match!"), tr.gettext("%(seat)s wins the match.")
     )
+    if view.phase == "match_over" and view.winner is None:  # a one-hand match (a daily deal)
+        winner_line = tr.gettext("A tie for the fewest points.")
     return EndOfHand(
         view.phase, view.hand_number, names, rows, view.totals, view.moon, moon_line,
-        view.winner, winner_line,
+        view.winner, winner_line, view.deal if view.phase == "match_over" else None,
     )
 
 

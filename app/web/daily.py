@@ -1,0 +1,346 @@
+"""Daily deals and results per deal: the pages, the nickname form and the JSON API.
+
+``/heart-to-heart/daily`` and ``/hearts/daily`` open today's deal (UTC) as a shared deal URL
+would; ``/{game}/deal/{code}/results`` shows the board of a code (app/web/results.py). The
+API answers the same from ``/api/{game}/daily`` and ``/api/{game}/deals/{code}/results``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import RedirectResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.rules.deal_codes import DealCodeError
+from app.rules.hearts import parse_match_code
+from app.web.api_models import HH_DEAL_PATTERN, HT_DEAL_PATTERN, error_responses
+from app.web.api_route import ApiRoute
+from app.web.daily_codes import (
+    HEART_TO_HEART,
+    HEARTS,
+    daily_code,
+    daily_date,
+    seconds_to_next,
+    today,
+)
+from app.web.deps import ClockDep, Lang, ProfileDep, SessionId, StoreDep
+from app.web.errors import PageError, api_error
+from app.web.heart_to_heart import pages as heart_to_heart_pages
+from app.web.heart_to_heart import service as heart_to_heart_service
+from app.web.heart_to_heart.texts import deal_error_message as heart_to_heart_deal_error
+from app.web.hearts import pages as hearts_pages
+from app.web.hearts.texts import deal_error_message as hearts_deal_error
+from app.web.i18n import translator
+from app.web.nickname import NICKNAME_MAX, NicknameInvalid, clean_nickname
+from app.web.profile import Profile, update_profile
+from app.web.results import Standing, daily_played, rename, standings
+from app.web.templating import page
+
+router = APIRouter(include_in_schema=False)
+api = APIRouter(prefix="/api", route_class=ApiRoute)
+
+# The URL segment of each game kind, and back.
+SLUGS = {HEART_TO_HEART: "heart-to-heart", HEARTS: "hearts"}
+KINDS = {slug: kind for kind, slug in SLUGS.items()}
+
+
+def parse_code(kind: str, text: str) -> str:
+    """The code ``text`` names in its standard form; raises DealCodeError."""
+    if kind == HEART_TO_HEART:
+        return heart_to_heart_service.parse_code(text)
+    return str(parse_match_code(text))
+
+
+def code_error(kind: str, error: DealCodeError, text: str, lang: str) -> str:
+    if kind == HEART_TO_HEART:
+        return heart_to_heart_deal_error(error, text, lang)
+    return hearts_deal_error(error, translator(lang))
+
+
+def results_path(kind: str, code: str) -> str:
+    return router.url_path_for(f"{kind}_results", code=code)
+
+
+# -- the daily deals ------------------------------------------------------------------------
+
+
+@router.get("/heart-to-heart/daily", name="heart_to_heart_daily")
+async def heart_to_heart_daily(
+    request: Request,
+    store: StoreDep,
+    session_id: SessionId,
+    profile: ProfileDep,
+    lang: Lang,
+    clock: ClockDep,
+) -> Response:
+    code = daily_code(HEART_TO_HEART, today(clock()))
+    return await heart_to_heart_pages.deal_view(code, request, store, session_id, profile, lang)
+
+
+@router.get("/hearts/daily", name="hearts_daily")
+async def hearts_daily(
+    request: Request, store: StoreDep, session_id: SessionId, lang: Lang, clock: ClockDep
+) -> Response:
+    code = daily_code(HEARTS, today(clock()))
+    return await hearts_pages.hearts_deal(request, code, store, session_id, lang, clock)
+
+
+@dataclass(frozen=True, slots=True)
+class DailyTile:
+    """What the home page says of one game's daily deal."""
+
+    kind: str
+    code: str
+    played: bool
+
+
+def home_daily(profile: Profile, now: float) -> dict[str, Any]:
+    """The home page's daily block: each game's deal, played or not yet, and the time left."""
+    day = today(now)
+    tiles = [
+        DailyTile(kind, daily_code(kind, day), daily_played(profile.data, kind) == str(day))
+        for kind in (HEART_TO_HEART, HEARTS)
+    ]
+    left = seconds_to_next(now)
+    return {"tiles": tiles, "hours": left // 3600, "minutes": left % 3600 // 60}
+
+
+# -- results pages --------------------------------------------------------------------------
+
+
+def share_text(kind: str, code: str, row: dict[str, Any], lang: str) -> str:
+    """What "Share result" says (the link is added by the page): "HH1-W-ABCDEFG ♥ won in 2:10,
+    91 moves"."""
+    tr = translator(lang)
+    if kind == HEART_TO_HEART:
+        minutes, seconds = divmod(row["seconds"], 60)
+        time = f"{minutes}:{seconds:02d}"
+        if row["won"]:
+            said = tr.gettext("won in %(time)s, %(moves)d moves")
+        else:
+            said = tr.gettext("%(left)d cards left after %(time)s, %(moves)d moves")
+        outcome = said % {"time": time, "moves": row["moves"], "left": row["cards_left"]}
+    elif row["moon"]:
+        outcome = tr.gettext("shot the moon in the first hand")
+    else:
+        outcome = tr.ngettext(
+            "%(num)d point in the first hand", "%(num)d points in the first hand", row["points"]
+        ) % {"num": row["points"]}
+    return f"{code} ♥ {outcome}"
+
+
+async def results_page(
+    request: Request,
+    kind: str,
+    code: str,
+    store: StoreDep,
+    session_id: str,
+    profile: Profile,
+    lang: str,
+    now: float,
+) -> Response:
+    try:
+        code = parse_code(kind, code)
+    except DealCodeError as error:
+        tr = translator(lang)
+        message = code_error(kind, error, code, lang)
+        raise PageError(400, message, title=tr.gettext("This deal code cannot be used")) from error
+    ranked, practice = await standings(store, kind, code, session_id)
+    mine = next((s for s in ranked if s.mine), None)
+    day = daily_date(kind, code, now)
+    deal_route = "heart_to_heart_deal" if kind == HEART_TO_HEART else "hearts_deal"
+    context = {
+        "kind": kind,
+        "code": code,
+        "day": day.isoformat() if day else None,
+        "ranked": ranked,
+        "practice": practice,
+        "share": share_text(kind, code, mine.row, lang) if mine else None,
+        "deal_url": request.app.url_path_for(deal_route, code=code),
+        "nickname": profile.nickname,
+        "nickname_max": NICKNAME_MAX,
+    }
+    return page(request, "daily/results.html", context, lang)
+
+
+@router.get("/heart-to-heart/deal/{code}/results", name="heart_to_heart_results")
+async def heart_to_heart_results(
+    code: str,
+    request: Request,
+    store: StoreDep,
+    session_id: SessionId,
+    profile: ProfileDep,
+    lang: Lang,
+    clock: ClockDep,
+) -> Response:
+    return await results_page(
+        request, HEART_TO_HEART, code, store, session_id, profile, lang, clock()
+    )
+
+
+@router.get("/hearts/deal/{code}/results", name="hearts_results")
+async def hearts_results(
+    code: str,
+    request: Request,
+    store: StoreDep,
+    session_id: SessionId,
+    profile: ProfileDep,
+    lang: Lang,
+    clock: ClockDep,
+) -> Response:
+    return await results_page(request, HEARTS, code, store, session_id, profile, lang, clock())
+
+
+@router.post("/results/nickname", name="set_nickname")
+async def set_nickname(
+    store: StoreDep,
+    session_id: SessionId,
+    lang: Lang,
+    nickname: Annotated[str, Form(max_length=200)],
+    game: Annotated[str, Form(max_length=20)],
+    code: Annotated[str, Form(max_length=40)],
+) -> Response:
+    """Keep the nickname in the profile and put it on this browser's rows of that board."""
+    tr = translator(lang)
+    kind = KINDS.get(game)
+    try:
+        if kind is None:
+            raise DealCodeError("game", "unknown game")
+        code = parse_code(kind, code)
+    except DealCodeError as error:
+        raise PageError(400, tr.gettext("This deal code cannot be used")) from error
+    try:
+        name = clean_nickname(nickname)
+    except NicknameInvalid as invalid:
+        raise PageError(
+            400,
+            tr.gettext(invalid.reason),
+            title=tr.gettext("This nickname cannot be used"),
+            link=(results_path(kind, code), tr.gettext("Back to the results")),
+        ) from invalid
+    await update_profile(store, session_id, lambda data: data.__setitem__("nickname", name))
+    await rename(store, kind, code, session_id, name)
+    return RedirectResponse(results_path(kind, code), status_code=303)
+
+
+# -- JSON API -------------------------------------------------------------------------------
+
+
+class DailyDeal(BaseModel):
+    code: str = Field(description="Today's deal code (UTC), the same for everyone.")
+    date: date
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"code": "HH1-W-ESVOECR", "date": "2026-11-30"}]}
+    )
+
+
+class ResultRow(BaseModel):
+    rank: int | None = Field(description="The place on the board; null for practice (a replay).")
+    nickname: str | None = Field(description="The player's nickname; null when none was set.")
+    mine: bool = Field(description="The row is this session's.")
+    assisted: bool = Field(description="The player used a hint or an undo.")
+    finished_at: int = Field(description="When the game finished, in seconds since the epoch.")
+
+
+class HeartToHeartResultRow(ResultRow):
+    won: bool
+    cards_left: int = Field(ge=0, le=25, description="Heart cards left (0 for a win).")
+    seconds: int = Field(ge=0)
+    moves: int = Field(ge=0)
+
+
+class HeartsResultRow(ResultRow):
+    points: int = Field(ge=0, le=26, description="The player's points in the first hand.")
+    moon: bool = Field(description="The player shot the moon in it.")
+
+
+class HeartToHeartResults(BaseModel):
+    code: str = Field(pattern=HH_DEAL_PATTERN)
+    rows: list[HeartToHeartResultRow]
+
+
+class HeartsResults(BaseModel):
+    code: str = Field(pattern=HT_DEAL_PATTERN)
+    rows: list[HeartsResultRow]
+
+
+def _api_rows(found: tuple[list[Standing], list[Standing]]) -> list[dict[str, Any]]:
+    ranked, practice = found
+    return [
+        {**s.row, "rank": s.rank, "nickname": s.nickname, "mine": s.mine}
+        for s in (*ranked, *practice)
+    ]
+
+
+def _daily(kind: str, now: float) -> DailyDeal:
+    day = today(now)
+    return DailyDeal(code=daily_code(kind, day), date=day)
+
+
+@api.get(
+    "/heart-to-heart/daily",
+    response_model=DailyDeal,
+    tags=["Heart to Heart"],
+    operation_id="heart_to_heart_daily",
+    summary="Today's Heart to Heart deal (a winnable one, the same for everyone)",
+)
+async def api_heart_to_heart_daily(clock: ClockDep):
+    return _daily(HEART_TO_HEART, clock())
+
+
+@api.get(
+    "/hearts/daily",
+    response_model=DailyDeal,
+    tags=["Hearts"],
+    operation_id="hearts_daily",
+    summary="Today's Hearts deal (one hand against Normal bots, passing left)",
+)
+async def api_hearts_daily(clock: ClockDep):
+    return _daily(HEARTS, clock())
+
+
+async def _results(
+    kind: str, code: str, store: StoreDep, session_id: str, lang: str
+) -> dict[str, Any] | Response:
+    try:
+        code = parse_code(kind, code)
+    except DealCodeError as error:
+        return api_error(422, "invalid_deal", code_error(kind, error, code, lang))
+    return {"code": code, "rows": _api_rows(await standings(store, kind, code, session_id))}
+
+
+RESULTS_DESCRIPTION = (
+    "The finished games played on this code in this room, best first: each session once, "
+    "by its first finished game (rank), then later games as practice (rank null)."
+)
+
+
+@api.get(
+    "/heart-to-heart/deals/{code}/results",
+    response_model=HeartToHeartResults,
+    responses=error_responses(422),
+    tags=["Heart to Heart"],
+    operation_id="heart_to_heart_results",
+    summary="The results of a deal code",
+    description=RESULTS_DESCRIPTION,
+)
+async def api_heart_to_heart_results(code: str, store: StoreDep, session_id: SessionId, lang: Lang):
+    return await _results(HEART_TO_HEART, code, store, session_id, lang)
+
+
+@api.get(
+    "/hearts/deals/{code}/results",
+    response_model=HeartsResults,
+    responses=error_responses(422),
+    tags=["Hearts"],
+    operation_id="hearts_results",
+    summary="The results of a match code (the points of its first hand)",
+    description=RESULTS_DESCRIPTION,
+)
+async def api_hearts_results(code: str, store: StoreDep, session_id: SessionId, lang: Lang):
+    return await _results(HEARTS, code, store, session_id, lang)
