@@ -98,8 +98,8 @@ class GameStore(Protocol):
         self, board: str, session_id: str, row: dict[str, Any], keep_days: int
     ) -> None:
         """Append a finished game's row to a results board (say ``"hearts:HT1-N-ABCDEFG"``);
-        the board is kept at least ``keep_days`` after its last row (at most MAX_RESULTS rows:
-        later ones are dropped)."""
+        the board is kept at least ``keep_days`` after its last row, and at least as long as
+        games are (at most MAX_RESULTS rows: later ones are dropped)."""
 
     async def results(self, board: str) -> list[tuple[str, dict[str, Any]]]:
         """The rows of a board as ``(session id, row)``, in the order they were added."""

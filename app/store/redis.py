@@ -223,7 +223,7 @@ class RedisStore:
         async with _errors():
             await self._add_result(
                 keys=[self._results_key(board)],
-                args=[text, MAX_RESULTS, keep_days * SECONDS_PER_DAY],
+                args=[text, MAX_RESULTS, max(keep_days * SECONDS_PER_DAY, self._ttl)],
             )
 
     async def results(self, board: str) -> list[tuple[str, dict[str, Any]]]:

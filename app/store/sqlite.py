@@ -338,8 +338,11 @@ class SqliteStore:
 
         def insert() -> None:
             now = self._clock()
-            until = now + keep_days * SECONDS_PER_DAY
             # As on Redis, the whole board is kept as long as its longest-kept row needs.
+            until = conn.execute(
+                "SELECT max(?, coalesce(max(keep_until), 0)) FROM results WHERE board = ?",
+                (now + max(keep_days * SECONDS_PER_DAY, self._ttl), board),
+            ).fetchone()[0]
             conn.execute(
                 "UPDATE results SET keep_until = ? WHERE board = ? AND keep_until < ?",
                 (until, board, until),
