@@ -27,7 +27,7 @@ from app.web.daily_codes import (
     seconds_to_next,
     today,
 )
-from app.web.deps import ClockDep, Lang, ProfileDep, SessionId, StoreDep
+from app.web.deps import ClockDep, Lang, SessionId, StoreDep, Visit, VisitDep
 from app.web.errors import PageError, api_error
 from app.web.heart_to_heart import pages as heart_to_heart_pages
 from app.web.heart_to_heart import service as heart_to_heart_service
@@ -69,24 +69,20 @@ def results_path(kind: str, code: str) -> str:
 
 
 @router.get("/heart-to-heart/daily", name="heart_to_heart_daily")
-async def heart_to_heart_daily(
-    request: Request,
-    store: StoreDep,
-    session_id: SessionId,
-    profile: ProfileDep,
-    lang: Lang,
-    clock: ClockDep,
-) -> Response:
-    code = daily_code(HEART_TO_HEART, today(clock()))
-    return await heart_to_heart_pages.deal_view(code, request, store, session_id, profile, lang)
+async def heart_to_heart_daily(request: Request, visit: VisitDep) -> Response:
+    """Today's deal, opened as its deal URL opens it (asking first over an unfinished game)."""
+    code = daily_code(HEART_TO_HEART, today(visit.clock()))
+    return await heart_to_heart_pages.deal_view(
+        code, request, visit.store, visit.session_id, visit.profile, visit.lang
+    )
 
 
 @router.get("/hearts/daily", name="hearts_daily")
-async def hearts_daily(
-    request: Request, store: StoreDep, session_id: SessionId, lang: Lang, clock: ClockDep
-) -> Response:
-    code = daily_code(HEARTS, today(clock()))
-    return await hearts_pages.hearts_deal(request, code, store, session_id, lang, clock)
+async def hearts_daily(request: Request, visit: VisitDep) -> Response:
+    code = daily_code(HEARTS, today(visit.clock()))
+    return await hearts_pages.hearts_deal(
+        request, code, visit.store, visit.session_id, visit.lang, visit.clock
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,25 +129,18 @@ def share_text(kind: str, code: str, row: dict[str, Any], lang: str) -> str:
     return f"{code} ♥ {outcome}"
 
 
-async def results_page(
-    request: Request,
-    kind: str,
-    code: str,
-    store: StoreDep,
-    session_id: str,
-    profile: Profile,
-    lang: str,
-    now: float,
-) -> Response:
+async def results_page(request: Request, kind: str, code: str, visit: Visit) -> Response:
+    """The board of a code: ranked rows, practice, this browser's share text and nickname."""
+    lang = visit.lang
     try:
         code = parse_code(kind, code)
     except DealCodeError as error:
         tr = translator(lang)
         message = code_error(kind, error, code, lang)
         raise PageError(400, message, title=tr.gettext("This deal code cannot be used")) from error
-    ranked, practice = await standings(store, kind, code, session_id)
+    ranked, practice = await standings(visit.store, kind, code, visit.session_id)
     mine = next((s for s in ranked if s.mine), None)
-    day = daily_date(kind, code, now)
+    day = daily_date(kind, code, visit.clock())
     deal_route = "heart_to_heart_deal" if kind == HEART_TO_HEART else "hearts_deal"
     context = {
         "kind": kind,
@@ -161,38 +150,21 @@ async def results_page(
         "practice": practice,
         "share": share_text(kind, code, mine.row, lang) if mine else None,
         "deal_url": request.app.url_path_for(deal_route, code=code),
-        "nickname": profile.nickname,
+        "nickname": visit.profile.nickname,
         "nickname_max": NICKNAME_MAX,
     }
     return page(request, "daily/results.html", context, lang)
 
 
-@router.get("/heart-to-heart/deal/{code}/results", name="heart_to_heart_results")
-async def heart_to_heart_results(
-    code: str,
-    request: Request,
-    store: StoreDep,
-    session_id: SessionId,
-    profile: ProfileDep,
-    lang: Lang,
-    clock: ClockDep,
-) -> Response:
-    return await results_page(
-        request, HEART_TO_HEART, code, store, session_id, profile, lang, clock()
-    )
+def add_results_page(kind: str) -> None:
+    async def results(code: str, request: Request, visit: VisitDep) -> Response:
+        return await results_page(request, kind, code, visit)
+
+    router.add_api_route(f"/{SLUGS[kind]}/deal/{{code}}/results", results, name=f"{kind}_results")
 
 
-@router.get("/hearts/deal/{code}/results", name="hearts_results")
-async def hearts_results(
-    code: str,
-    request: Request,
-    store: StoreDep,
-    session_id: SessionId,
-    profile: ProfileDep,
-    lang: Lang,
-    clock: ClockDep,
-) -> Response:
-    return await results_page(request, HEARTS, code, store, session_id, profile, lang, clock())
+for _kind in SLUGS:
+    add_results_page(_kind)
 
 
 @router.post("/results/nickname", name="set_nickname")
@@ -277,70 +249,76 @@ def _api_rows(found: tuple[list[Standing], list[Standing]]) -> list[dict[str, An
     ]
 
 
-def _daily(kind: str, now: float) -> DailyDeal:
-    day = today(now)
-    return DailyDeal(code=daily_code(kind, day), date=day)
-
-
-@api.get(
-    "/heart-to-heart/daily",
-    response_model=DailyDeal,
-    tags=["Heart to Heart"],
-    operation_id="heart_to_heart_daily",
-    summary="Today's Heart to Heart deal (a winnable one, the same for everyone)",
-)
-async def api_heart_to_heart_daily(clock: ClockDep):
-    return _daily(HEART_TO_HEART, clock())
-
-
-@api.get(
-    "/hearts/daily",
-    response_model=DailyDeal,
-    tags=["Hearts"],
-    operation_id="hearts_daily",
-    summary="Today's Hearts deal (one hand against Normal bots, passing left)",
-)
-async def api_hearts_daily(clock: ClockDep):
-    return _daily(HEARTS, clock())
-
-
-async def _results(
-    kind: str, code: str, store: StoreDep, session_id: str, lang: str
-) -> dict[str, Any] | Response:
-    try:
-        code = parse_code(kind, code)
-    except DealCodeError as error:
-        return api_error(422, "invalid_deal", code_error(kind, error, code, lang))
-    return {"code": code, "rows": _api_rows(await standings(store, kind, code, session_id))}
-
-
 RESULTS_DESCRIPTION = (
     "The finished games played on this code in this room, best first: each session once, "
     "by its first finished game (rank), then later games as practice (rank null)."
 )
 
 
-@api.get(
-    "/heart-to-heart/deals/{code}/results",
-    response_model=HeartToHeartResults,
-    responses=error_responses(422),
-    tags=["Heart to Heart"],
-    operation_id="heart_to_heart_results",
-    summary="The results of a deal code",
-    description=RESULTS_DESCRIPTION,
-)
-async def api_heart_to_heart_results(code: str, store: StoreDep, session_id: SessionId, lang: Lang):
-    return await _results(HEART_TO_HEART, code, store, session_id, lang)
+@dataclass(frozen=True, slots=True)
+class ApiGame:
+    """How one game's daily and results endpoints are documented."""
+
+    kind: str
+    tag: str
+    results_model: type[BaseModel]
+    daily_summary: str
+    results_summary: str
 
 
-@api.get(
-    "/hearts/deals/{code}/results",
-    response_model=HeartsResults,
-    responses=error_responses(422),
-    tags=["Hearts"],
-    operation_id="hearts_results",
-    summary="The results of a match code (the points of its first hand)",
-    description=RESULTS_DESCRIPTION,
+API_GAMES = (
+    ApiGame(
+        HEART_TO_HEART,
+        "Heart to Heart",
+        HeartToHeartResults,
+        "Today's Heart to Heart deal (a winnable one, the same for everyone)",
+        "The results of a deal code",
+    ),
+    ApiGame(
+        HEARTS,
+        "Hearts",
+        HeartsResults,
+        "Today's Hearts deal (one hand against Normal bots, passing left)",
+        "The results of a match code (the points of its first hand)",
+    ),
 )
-async def api_hearts_results(code: str, store: StoreDep, session_id: SessionId, lang: Lang):
-    return await _results(HEARTS, code, store, session_id, lang)
+
+
+def add_api_routes(game: ApiGame) -> None:
+    kind = game.kind
+
+    async def daily(clock: ClockDep) -> DailyDeal:
+        day = today(clock())
+        return DailyDeal(code=daily_code(kind, day), date=day)
+
+    async def results(code: str, visit: VisitDep) -> Any:
+        try:
+            code = parse_code(kind, code)
+        except DealCodeError as error:
+            return api_error(422, "invalid_deal", code_error(kind, error, code, visit.lang))
+        found = await standings(visit.store, kind, code, visit.session_id)
+        return {"code": code, "rows": _api_rows(found)}
+
+    slug = SLUGS[kind]
+    api.add_api_route(
+        f"/{slug}/daily",
+        daily,
+        response_model=DailyDeal,
+        tags=[game.tag],
+        operation_id=f"{kind}_daily",
+        summary=game.daily_summary,
+    )
+    api.add_api_route(
+        f"/{slug}/deals/{{code}}/results",
+        results,
+        response_model=game.results_model,
+        responses=error_responses(422),
+        tags=[game.tag],
+        operation_id=f"{kind}_results",
+        summary=game.results_summary,
+        description=RESULTS_DESCRIPTION,
+    )
+
+
+for _game in API_GAMES:
+    add_api_routes(_game)
