@@ -218,14 +218,28 @@ async def test_a_nickname_with_html_is_shown_as_text(client, clock):
 
 
 @pytest.mark.parametrize("bad", ["", "   ", "x" * 21, "a\nb", "a\u202eb"])
-async def test_a_bad_nickname_is_refused_and_changes_nothing(client, bad):
-    answer = await client.post(
-        "/results/nickname", data={"nickname": bad, "game": "hearts", "code": "HT1-N-AAAAAAA"}
-    )
-    assert answer.status_code in (400, 422)
-    assert "nickname" in answer.text.lower() or answer.status_code == 422
-    home = (await client.get("/api/hearts/deals/HT1-N-AAAAAAA/results")).json()
-    assert home["rows"] == []
+async def test_a_bad_nickname_is_refused_and_changes_nothing(client, clock, bad):
+    code = "HH1-W-AAAAAAM"
+    await win_heart_to_heart(client, code, clock)
+    form = {"game": "heart-to-heart", "code": code}
+    await client.post("/results/nickname", data={**form, "nickname": "Lan"})
+    answer = await client.post("/results/nickname", data={**form, "nickname": bad})
+    assert answer.status_code == 400
+    assert "nickname" in answer.text
+    (row,) = await results(client, "heart-to-heart", code)
+    assert row["nickname"] == "Lan"
+    page = (await client.get(f"/heart-to-heart/deal/{code}/results")).text
+    assert 'value="Lan"' in page
+
+
+async def test_the_pages_speak_vietnamese(new_client, clock):
+    client = new_client(headers={"accept-language": "vi"})
+    code = "HH1-W-AAAAAAM"
+    await win_heart_to_heart(client, code, clock)
+    page = (await client.get(f"/heart-to-heart/deal/{code}/results")).text
+    assert "Kết quả" in page and "Chia sẻ kết quả" in page and "thắng sau" in page
+    home = (await client.get("/")).text
+    assert "thế bài hôm nay" in home and "trận hôm nay" in home
 
 
 async def test_bad_codes_are_refused_clearly(client):
