@@ -68,21 +68,31 @@ def results_path(kind: str, code: str) -> str:
 # -- the daily deals ------------------------------------------------------------------------
 
 
+def is_to_game(answer: Response) -> bool:
+    """The deal URL's answer once the deal is the current game: a redirect to the game."""
+    return isinstance(answer, RedirectResponse)
+
+
 @router.get("/heart-to-heart/daily", name="heart_to_heart_daily")
 async def heart_to_heart_daily(request: Request, visit: VisitDep) -> Response:
-    """Today's deal, opened as its deal URL opens it (asking first over an unfinished game)."""
+    """Today's deal, opened as its deal URL opens it (asking first over an unfinished game),
+    and then shown here, so that this address stays the page of the daily deal."""
+    store, session_id, profile, lang = visit.store, visit.session_id, visit.profile, visit.lang
     code = daily_code(HEART_TO_HEART, today(visit.clock()))
-    return await heart_to_heart_pages.deal_view(
-        code, request, visit.store, visit.session_id, visit.profile, visit.lang
-    )
+    answer = await heart_to_heart_pages.deal_view(code, request, store, session_id, profile, lang)
+    if is_to_game(answer):
+        return await heart_to_heart_pages.game_view(request, store, session_id, profile, lang)
+    return answer
 
 
 @router.get("/hearts/daily", name="hearts_daily")
 async def hearts_daily(request: Request, visit: VisitDep) -> Response:
+    store, session_id, lang = visit.store, visit.session_id, visit.lang
     code = daily_code(HEARTS, today(visit.clock()))
-    return await hearts_pages.hearts_deal(
-        request, code, visit.store, visit.session_id, visit.lang, visit.clock
-    )
+    answer = await hearts_pages.hearts_deal(request, code, store, session_id, lang, visit.clock)
+    if is_to_game(answer):
+        return await hearts_pages.hearts_current(request, store, session_id, lang)
+    return answer
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,7 +36,7 @@ def test_daily_win_share_and_compare(new_page, base_url):
     tile = phone.locator('[data-daily="heart_to_heart"]')
     expect(tile.locator("[data-played]")).to_have_attribute("data-played", "false")
     press(tile.get_by_role("link", name="Play"), "phone")
-    expect(phone).to_have_url(re.compile(r"/heart-to-heart$"))
+    expect(phone).to_have_url(re.compile(r"/heart-to-heart/daily$"))
     deal = daily_code("heart_to_heart", today(time.time()))
     win(phone, "phone", deal)
 

@@ -64,11 +64,12 @@ async def test_two_sessions_get_the_same_daily_codes(new_client, clock):
         assert first == second
         assert re.fullmatch(pattern, first["code"])
         assert first["date"] == today(clock()).isoformat()
-    # The page opens it as the current game.
+    # The page opens it as the current game, and stays its address.
     answer = await one.get("/heart-to-heart/daily")
-    assert answer.status_code == 303
-    page = await one.get("/heart-to-heart")
-    assert (await daily_of(one, "heart-to-heart"))["code"] in page.text
+    assert answer.status_code == 200
+    code = (await daily_of(one, "heart-to-heart"))["code"]
+    assert f'data-info="deal">{code}<' in answer.text
+    assert f'data-info="deal">{code}<' in (await one.get("/heart-to-heart")).text
 
 
 async def test_the_daily_changes_at_utc_midnight(client, clock):
@@ -174,8 +175,8 @@ async def test_an_undo_marks_the_result_as_assisted(client, clock):
 async def test_the_hearts_daily_is_one_hand_and_its_points_are_the_result(new_client):
     client = new_client(headers={"accept-language": "en"})
     code = (await daily_of(client, "hearts"))["code"]
-    assert (await client.get("/hearts/daily")).status_code == 303
-    page = await client.get("/hearts")
+    page = await client.get("/hearts/daily")
+    assert page.status_code == 200
     game_id = re.search(r'data-game="([^"]+)"', page.text).group(1)
     state = (await client.get(f"/api/hearts/games/{game_id}")).json()
     assert state["deal"] == code and state["pass_direction"] == "left"
