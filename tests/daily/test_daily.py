@@ -261,3 +261,24 @@ async def test_the_results_endpoints_are_documented(client):
         "/api/hearts/deals/{code}/results",
     ):
         assert "get" in paths[path]
+
+
+async def test_a_hearts_undo_marks_the_first_hand_as_assisted(client):
+    state = await start(client, "hearts", "HT1-N-ABCDEFG")
+    game = state["game_id"]
+    body = {"cards": state["hand"][:3]}
+    state = (await client.post(f"/api/hearts/games/{game}/pass", json=body)).json()
+    assert state["turn"] == 0  # the bots played up to the player's turn
+    await client.post(f"/api/hearts/games/{game}/play", json={"card": state["legal"][0]})
+    state = (await client.post(f"/api/hearts/games/{game}/undo", json={})).json()
+    assert state["undo_available"] is False
+    await play_first_hand(client, state)
+    (row,) = await results(client, "hearts", "HT1-N-ABCDEFG")
+    assert row["assisted"] is True
+
+
+async def test_no_one_can_post_a_result(client):
+    for url in ("/api/hearts/deals/HT1-N-AAAAAAA/results", "/hearts/deal/HT1-N-AAAAAAA/results"):
+        answer = await client.post(url, json={"points": 0, "moon": True})
+        assert answer.status_code == 405
+    assert await results(client, "hearts", "HT1-N-AAAAAAA") == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 from collections.abc import AsyncIterator
@@ -138,3 +139,23 @@ async def test_redis_keeps_results_as_long_as_games_when_that_is_longer(clock, p
         for key in client.scan_iter(match=f"{prefix}*"):
             client.delete(key)
         client.close()
+
+
+async def test_two_instances_adding_at_once_lose_no_row(tmp_path, clock, prefix):
+    """Two store objects on one file or one Redis (two app instances) add rows together."""
+    for url in (f"sqlite:///{tmp_path / 'shared.sqlite3'}", REDIS_URL):
+        first = open_store(url, 30, clock=clock, redis_prefix=prefix)
+        second = open_store(url, 30, clock=clock, redis_prefix=prefix)
+        try:
+            await asyncio.gather(
+                *(
+                    (first if n % 2 else second).add_result("board", f"s{n}", {"n": n}, 30)
+                    for n in range(40)
+                )
+            )
+            rows = await first.results("board")
+            assert sorted(row["n"] for _, row in rows) == list(range(40))
+            assert await second.results("board") == rows
+        finally:
+            await first.close()
+            await second.close()
