@@ -111,8 +111,7 @@ def home_daily(profile: Profile, now: float) -> dict[str, Any]:
         DailyTile(kind, daily_code(kind, day), daily_played(profile.data, kind) == str(day))
         for kind in (HEART_TO_HEART, HEARTS)
     ]
-    left = seconds_to_next(now)
-    return {"tiles": tiles, "hours": left // 3600, "minutes": left % 3600 // 60}
+    return {"tiles": tiles, "seconds": seconds_to_next(now)}
 
 
 # -- results pages --------------------------------------------------------------------------

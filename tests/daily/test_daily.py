@@ -282,3 +282,10 @@ async def test_no_one_can_post_a_result(client):
         answer = await client.post(url, json={"points": 0, "moon": True})
         assert answer.status_code == 405
     assert await results(client, "hearts", "HT1-N-AAAAAAA") == []
+
+
+async def test_the_home_page_counts_down_to_utc_midnight(client, clock):
+    clock.now = 1_800_000_000.0  # 2027-01-15 08:00:00 UTC
+    home = (await client.get("/")).text
+    assert 'data-countdown="57600"' in home and ">16:00:00</time>" in home
+    assert "Next deals in" in home
