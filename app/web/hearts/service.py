@@ -206,7 +206,7 @@ async def act(
         raise StaleVersion(await owned(store, session_id, game_id))
     if match.phase == "match_over" and not was_over:
         await record(store, session_id, match.view(HUMAN))
-    if not before.view.hand_scores and match.view(HUMAN).hand_scores:
+    if not before.view.hand_scores and match.phase in ("hand_over", "match_over"):
         # A deal's result in Hearts is its first hand.
         row = first_hand_row(match)
         await record_result(store, session_id, KIND, match.deal, row, saved.updated_at)
