@@ -7,10 +7,11 @@ page, or the API's error shape) in the player's language.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from app.store import StoredGame
+from app.store import StoredGame, Unreadable, read_game
 
 G = TypeVar("G")
 
@@ -21,6 +22,21 @@ class Loaded(Generic[G]):
 
     stored: StoredGame
     game: G
+    # A new game dealt because the stored one could not be read: the page says so.
+    replaced_unreadable: bool = False
+
+
+async def read_loaded(
+    fetch: Awaitable[StoredGame | None], kind: str, load: Callable[[StoredGame], G]
+) -> Loaded[G] | Unreadable | None:
+    """:func:`~app.store.read_game` for one kind of game: a game of another kind is None."""
+
+    async def of_kind() -> StoredGame | None:
+        stored = await fetch
+        return stored if stored is not None and stored.kind == kind else None
+
+    found = await read_game(of_kind(), load)
+    return Loaded(*found) if isinstance(found, tuple) else found
 
 
 class GameNotFound(Exception):

@@ -17,10 +17,10 @@ from app.web.templating import page
 
 router = APIRouter()
 
-# Whether a stored game of each kind is unfinished (the home page then offers Continue).
+# Whether this session's game of each kind is unfinished (the home page then offers Continue).
 UNFINISHED = {
-    heart_to_heart.KIND: heart_to_heart.stored_unfinished,
-    hearts.KIND: hearts.stored_unfinished,
+    heart_to_heart.KIND: heart_to_heart.has_unfinished,
+    hearts.KIND: hearts.has_unfinished,
 }
 
 
@@ -49,8 +49,7 @@ async def home(
 ) -> Response:
     in_progress = {}
     for kind, unfinished in UNFINISHED.items():
-        current = await store.current(session_id, kind)
-        in_progress[kind] = current is not None and unfinished(current)
+        in_progress[kind] = await unfinished(store, session_id)
     context = {
         "in_progress": in_progress,
         "stats": statistics(profile),

@@ -37,7 +37,7 @@ from app.rules.heart_to_heart import (
 from app.rules.heart_to_heart_solver import replay, solve_moves
 from app.web.deps import Lang, ProfileDep, SessionId, StoreDep, Visit, VisitDep
 from app.web.errors import PageError
-from app.web.games import Loaded, StaleVersion
+from app.web.games import StaleVersion
 from app.web.heart_to_heart import service
 from app.web.heart_to_heart.board import build_board, changes, piece_renderer, stored_board
 from app.web.heart_to_heart.service import LoadedGame, Options, Refused
@@ -160,7 +160,10 @@ async def game_view(
     request: Request, store: StoreDep, session_id: SessionId, profile: ProfileDep, lang: Lang
 ) -> Response:
     loaded = await service.current_game(store, session_id)
-    return game_page(request, loaded, Options.of(profile), lang)
+    notice = None
+    if loaded.replaced_unreadable:
+        notice = translator(lang).gettext("Your saved game could not be read: here is a new one.")
+    return game_page(request, loaded, Options.of(profile), lang, message=notice)
 
 
 @router.post("/new", name="heart_to_heart_new")
@@ -178,11 +181,10 @@ async def new_game_route(
             400,
             translator(lang).gettext("A new game is any deal (N) or a deal that can be won (W)."),
         )
-    current = await store.current(session_id, service.KIND)
-    if not confirm and current is not None and service.is_unfinished(game := service.load(current)):
+    current = await service.readable_current(store, session_id)
+    if not confirm and current is not None and service.is_unfinished(current.game):
         # Nothing is replaced (nor counted as lost) until the player confirms.
-        loaded = Loaded(current, game)
-        return game_page(request, loaded, Options.of(profile), lang, ask_new=kind)
+        return game_page(request, current, Options.of(profile), lang, ask_new=kind)
     await service.replace_game(store, session_id, service.random_code(kind))
     return to_game()
 
@@ -197,15 +199,12 @@ async def deal_view(
     lang: Lang,
 ) -> Response:
     code = parse_code(code, lang)
-    current = await store.current(session_id, service.KIND)
-    if current is not None:
-        game = service.load(current)
-        if service.is_unfinished(game):
-            if game.deal == code:
-                return to_game()
-            # Nothing is replaced until the player answers the question.
-            loaded = Loaded(current, game)
-            return game_page(request, loaded, Options.of(profile), lang, question=code)
+    current = await service.readable_current(store, session_id)
+    if current is not None and service.is_unfinished(current.game):
+        if current.game.deal == code:
+            return to_game()
+        # Nothing is replaced until the player answers the question.
+        return game_page(request, current, Options.of(profile), lang, question=code)
     await service.replace_game(store, session_id, code)
     return to_game()
 

@@ -24,8 +24,8 @@ from app.rules.heart_to_heart import (
     UndoError,
     new_game,
 )
-from app.store import GameStore, StoredGame
-from app.web.games import GameNotFound, Loaded, StaleVersion
+from app.store import GameStore, GameUnreadable, StoredGame, Unreadable
+from app.web.games import GameNotFound, Loaded, StaleVersion, read_loaded
 from app.web.profile import Profile, record_heart_to_heart_game, update_profile
 from app.web.results import heart_to_heart_row, record
 
@@ -97,13 +97,27 @@ def remember(stored: StoredGame, game: HeartToHeartGame) -> None:
 
 
 def load(stored: StoredGame) -> HeartToHeartGame:
-    """The game of ``stored``, as a fresh copy the caller may change."""
+    """The game of ``stored``, as a fresh copy the caller may change; GameUnreadable when this
+    version cannot read it (written by a newer one, or damaged)."""
     game = _RECENT.get((stored.game_id, stored.version))
     if game is None:
-        # Our own store holds only what our to_json() wrote: no need to replay its history.
-        game = HeartToHeartGame.from_json(stored.state, trusted=True)
+        try:
+            # Our own store holds only what our to_json() wrote: no need to replay its history.
+            game = HeartToHeartGame.from_json(stored.state, trusted=True)
+        except StateError as error:
+            raise GameUnreadable(f"game {stored.game_id}: {error}") from error
         remember(stored, game)
     return game.copy()
+
+
+async def read_current(store: GameStore, session_id: str) -> LoadedGame | Unreadable | None:
+    return await read_loaded(store.current(session_id, KIND), KIND, load)
+
+
+async def readable_current(store: GameStore, session_id: str) -> LoadedGame | None:
+    """This session's current game; None when there is none or it cannot be read."""
+    found = await read_current(store, session_id)
+    return found if isinstance(found, Loaded) else None
 
 
 def is_unfinished(game: HeartToHeartGame) -> bool:
@@ -111,8 +125,9 @@ def is_unfinished(game: HeartToHeartGame) -> bool:
     return game.moves > 0 and not game.is_won
 
 
-def stored_unfinished(stored: StoredGame) -> bool:
-    return is_unfinished(load(stored))
+async def has_unfinished(store: GameStore, session_id: str) -> bool:
+    current = await readable_current(store, session_id)
+    return current is not None and is_unfinished(current.game)
 
 
 def parse_code(text: str) -> str:
@@ -138,8 +153,8 @@ def random_code(variant: str) -> str:
 async def replace_game(store: GameStore, session_id: str, code: str) -> LoadedGame:
     """Make ``code`` the current game; a game it replaces that was played but not won counts
     as a game played (and ends the winning streak)."""
-    current = await store.current(session_id, KIND)
-    old = None if current is None else load(current)
+    current = await readable_current(store, session_id)
+    old = None if current is None else current.game
     if old is not None and is_unfinished(old):
         await record_heart_to_heart_game(
             store, session_id, won=False, seconds=old.elapsed_seconds, moves=old.moves
@@ -153,22 +168,21 @@ async def replace_game(store: GameStore, session_id: str, code: str) -> LoadedGa
 
 
 async def current_game(store: GameStore, session_id: str) -> LoadedGame:
-    """This session's current game; a new random one when there is none."""
-    stored = await store.current(session_id, KIND)
-    if stored is None:
-        return await replace_game(store, session_id, random_code("N"))
-    return Loaded(stored, load(stored))
+    """This session's current game; a new random one when there is none, or when it cannot be
+    read (then marked ``replaced_unreadable``, for the page to say so)."""
+    found = await read_current(store, session_id)
+    if isinstance(found, Loaded):
+        return found
+    fresh = await replace_game(store, session_id, random_code("N"))
+    return Loaded(fresh.stored, fresh.game, replaced_unreadable=found is not None)
 
 
 async def owned(store: GameStore, session_id: str, game_id: str) -> LoadedGame:
     """This session's game of that id. Anything else (another browser's game, an expired one,
-    this browser's Hearts match, a format this engine no longer reads) does not exist here."""
-    stored = await store.get(session_id, game_id)
-    if stored is not None and stored.kind == KIND:
-        try:
-            return Loaded(stored, load(stored))
-        except StateError:
-            pass
+    this browser's Hearts match, a state this version cannot read) does not exist here."""
+    found = await read_loaded(store.get(session_id, game_id), KIND, load)
+    if isinstance(found, Loaded):
+        return found
     raise GameNotFound(NOT_FOUND)
 
 

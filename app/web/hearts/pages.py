@@ -65,7 +65,7 @@ def pieces_of(seen: Seen, tr: Translator) -> Pieces:
 
 def hearts_page(
     request: Request, loaded: LoadedMatch, lang: str, *, ask_deal: DealCode | None = None,
-    status: int = 200,
+    status: int = 200, notice: str = "",
 ) -> HTMLResponse:
     pieces = pieces_of(Seen.of(loaded), translator(lang))
     deal = loaded.game.deal
@@ -78,7 +78,7 @@ def hearts_page(
             request.app.url_path_for("hearts_deal", code=deal)
         ),
         "ask_deal": str(ask_deal) if ask_deal else None,
-        "live": "",
+        "live": notice,
     }
     return page(request, "hearts/page.html", context, lang, status=status)
 
@@ -87,7 +87,11 @@ def hearts_page(
 async def hearts_current(
     request: Request, store: StoreDep, session_id: SessionId, lang: Lang
 ) -> HTMLResponse:
-    return hearts_page(request, await service.current_match(store, session_id), lang)
+    loaded = await service.current_match(store, session_id)
+    notice = ""
+    if loaded.replaced_unreadable:
+        notice = translator(lang).gettext("Your saved match could not be read: here is a new one.")
+    return hearts_page(request, loaded, lang, notice=notice)
 
 
 def to_game() -> RedirectResponse:
@@ -115,7 +119,7 @@ async def hearts_deal(
     clock: ClockDep,
 ) -> Response:
     deal = parse_code(code, translator(lang))
-    current = service.readable(await store.current(session_id, service.KIND))
+    current = await service.readable_current(store, session_id)
     if current is not None and service.is_unfinished(current):
         if current.game.deal == str(deal):
             return to_game()

@@ -28,8 +28,8 @@ from app.rules.hearts import (
     PlayedCard,
     parse_match_code,
 )
-from app.store import GameStore, StoredGame
-from app.web.games import GameNotFound, Loaded, StaleVersion
+from app.store import GameStore, GameUnreadable, StoredGame, Unreadable
+from app.web.games import GameNotFound, Loaded, StaleVersion, read_loaded
 from app.web.profile import record_hearts_match
 from app.web.results import record as record_result
 
@@ -121,23 +121,32 @@ def next_hand(match: HeartsMatch) -> list[PlayedCard]:
     return play_bots(match)
 
 
-def readable(stored: StoredGame | None) -> LoadedMatch | None:
-    """The stored match, or None when there is none or it cannot be read (say, saved by an
-    engine whose format this one no longer reads): the player then gets a new match."""
-    if stored is None or stored.kind != KIND:
-        return None
+def load(stored: StoredGame) -> HeartsMatch:
+    """The match of ``stored``; GameUnreadable when this version cannot read it (written by a
+    newer one, or damaged)."""
     try:
-        return Loaded(stored, HeartsMatch.from_json(stored.state))
-    except HeartsError:
-        return None
+        return HeartsMatch.from_json(stored.state)
+    except HeartsError as error:
+        raise GameUnreadable(f"match {stored.game_id}: {error}") from error
+
+
+async def read_current(store: GameStore, session_id: str) -> LoadedMatch | Unreadable | None:
+    return await read_loaded(store.current(session_id, KIND), KIND, load)
+
+
+async def readable_current(store: GameStore, session_id: str) -> LoadedMatch | None:
+    """This session's current match; None when there is none or it cannot be read."""
+    found = await read_current(store, session_id)
+    return found if isinstance(found, Loaded) else None
 
 
 async def owned(store: GameStore, session_id: str, game_id: str) -> LoadedMatch:
-    """This session's match of that id; anything else does not exist here."""
-    loaded = readable(await store.get(session_id, game_id))
-    if loaded is None:
-        raise GameNotFound(NOT_FOUND)
-    return loaded
+    """This session's match of that id; anything else (another browser's, expired, unreadable)
+    does not exist here."""
+    found = await read_loaded(store.get(session_id, game_id), KIND, load)
+    if isinstance(found, Loaded):
+        return found
+    raise GameNotFound(NOT_FOUND)
 
 
 def is_unfinished(loaded: LoadedMatch) -> bool:
@@ -150,9 +159,9 @@ def is_unfinished(loaded: LoadedMatch) -> bool:
     )
 
 
-def stored_unfinished(stored: StoredGame) -> bool:
-    loaded = readable(stored)
-    return loaded is not None and is_unfinished(loaded)
+async def has_unfinished(store: GameStore, session_id: str) -> bool:
+    current = await readable_current(store, session_id)
+    return current is not None and is_unfinished(current)
 
 
 def random_code(level: str) -> DealCode:
@@ -176,11 +185,13 @@ async def new_match(
 
 
 async def current_match(store: GameStore, session_id: str) -> LoadedMatch:
-    """This session's current match; a new one with Normal bots when there is none."""
-    loaded = readable(await store.current(session_id, KIND))
-    if loaded is None:
-        loaded = await new_match(store, session_id, random_code("N"))
-    return loaded
+    """This session's current match; a new one with Normal bots when there is none, or when
+    it cannot be read (then marked ``replaced_unreadable``, for the page to say so)."""
+    found = await read_current(store, session_id)
+    if isinstance(found, Loaded):
+        return found
+    fresh = await new_match(store, session_id, random_code("N"))
+    return Loaded(fresh.stored, fresh.game, replaced_unreadable=found is not None)
 
 
 async def act(
