@@ -213,7 +213,11 @@ class FinishedTrick(BaseModel):
 
 class HeartsState(BaseModel):
     game_id: str
-    deal: str = Field(pattern=HT_DEAL_PATTERN)
+    deal: str | None = Field(
+        pattern=HT_DEAL_PATTERN,
+        description="The match's deal code; null until the match is over when it was started "
+        "without one (a code shows every hand).",
+    )
     version: int = Field(ge=1)
     bot_level: Literal["easy", "normal", "hard"]
     phase: Literal["passing", "playing", "hand_over", "match_over"]
@@ -334,7 +338,7 @@ def version_of(body: VersionBody | None) -> int | None:
     return None if body is None else body.version
 
 
-def game_fields(stored: StoredGame, deal: str) -> dict[str, Any]:
+def game_fields(stored: StoredGame, deal: str | None) -> dict[str, Any]:
     """The fields every state starts with: which game, which deal, which version."""
     return {"game_id": stored.game_id, "deal": deal, "version": stored.version}
 

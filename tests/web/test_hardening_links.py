@@ -20,6 +20,7 @@ def share_links(html: str) -> list[str]:
 
 
 async def test_share_links_never_take_the_host_header(client):
+    await client.get("/hearts/deal/HT1-N-AAAAAAB")  # a random match's code is secret
     for path in ("/hearts", "/heart-to-heart"):
         response = await client.get(path, headers={"host": "evil.example"})
         links = share_links(response.text)
@@ -35,6 +36,7 @@ async def test_share_links_use_the_public_url_when_set(settings):
     async with (application.router.lifespan_context(application),
                 httpx.AsyncClient(transport=httpx.ASGITransport(app=application),
                                   base_url="http://testserver") as client):
+        await client.get("/hearts/deal/HT1-N-AAAAAAB")
         for path in ("/hearts", "/heart-to-heart"):
             response = await client.get(path, headers={"host": "evil.example"})
             links = share_links(response.text)

@@ -14,7 +14,7 @@ from fastapi.responses import JSONResponse
 
 from app.rules.cards import card_text, cards_in, parse_card
 from app.rules.deal_codes import DealCodeError
-from app.rules.hearts import HUMAN, HeartsMatch, PlayedCard
+from app.rules.hearts import HUMAN, HeartsMatch, PlayedCard, parse_match_code
 from app.store import StoredGame
 from app.web.api_models import (
     CARD_PATTERN,
@@ -60,7 +60,7 @@ def match_state(loaded: LoadedMatch, lang: str) -> HeartsState:
     view = match.view(HUMAN)
     names = seat_names(translator(lang))
     return HeartsState(
-        **game_fields(stored, view.deal),
+        **game_fields(stored, service.shown_deal(loaded)),
         bot_level=match.bot_level,
         phase=view.phase,
         hand_number=view.hand_number,
@@ -160,11 +160,14 @@ ACTED = "The state after the action and the bots' answer"
     example_state(),
 )
 async def create_match(visit: VisitDep, body: Annotated[HeartsNewGame | None, Body()] = None):
+    store, session_id = visit.store, visit.session_id
+    if body is None or body.deal is None:
+        return match_state(await service.new_random_match(store, session_id), visit.lang)
     try:
-        code = service.deal_or_random(None if body is None else body.deal)
+        code = parse_match_code(body.deal)
     except DealCodeError as error:
         return api_error(422, "invalid_deal", deal_error_message(error, translator(visit.lang)))
-    return match_state(await service.new_match(visit.store, visit.session_id, code), visit.lang)
+    return match_state(await service.new_match(store, session_id, code), visit.lang)
 
 
 @ROUTES.read("hearts_get_match", "The state of a match, as the player may see it")

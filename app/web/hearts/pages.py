@@ -43,7 +43,7 @@ from app.web.templating import page
 router = APIRouter(prefix="/hearts", include_in_schema=False)
 
 @lru_cache(maxsize=4096)
-def urls_for(game_id: str) -> Urls:
+def urls_for(game_id: str, deal: str) -> Urls:
     def url(name: str) -> str:
         return router.url_path_for(name, game_id=game_id)
 
@@ -53,11 +53,12 @@ def urls_for(game_id: str) -> Urls:
         undo=url("hearts_undo"),
         next=url("hearts_next_hand"),
         last=url("hearts_last_trick"),
+        replay=(deal, router.url_path_for("hearts_deal", code=deal)),
     )
 
 
 def pieces_of(seen: Seen, tr: Translator) -> Pieces:
-    return table_pieces(seen, urls_for(seen.game_id), tr)
+    return table_pieces(seen, urls_for(seen.game_id, seen.view.deal), tr)
 
 
 # -- pages ----------------------------------------------------------------------------------
@@ -68,13 +69,13 @@ def hearts_page(
     status: int = 200, notice: str = "",
 ) -> HTMLResponse:
     pieces = pieces_of(Seen.of(loaded), translator(lang))
-    deal = loaded.game.deal
+    deal = service.shown_deal(loaded)
     context = {
         "game_id": loaded.stored.game_id,
         "deal": deal,
         "piece": piece_renderer(pieces, lang),
         "level": loaded.game.bot_level,
-        "share_url": request.app.state.settings.public_link(
+        "share_url": deal and request.app.state.settings.public_link(
             request.app.url_path_for("hearts_deal", code=deal)
         ),
         "ask_deal": str(ask_deal) if ask_deal else None,
@@ -121,7 +122,7 @@ async def hearts_deal(
     deal = parse_code(code, translator(lang))
     current = await service.readable_current(store, session_id)
     if current is not None and service.is_unfinished(current):
-        if current.game.deal == str(deal):
+        if service.shown_deal(current) == str(deal):  # a secret code is no shortcut
             return to_game()
         return hearts_page(request, current, lang, ask_deal=deal)
     await service.new_match(store, session_id, deal, one_hand=is_daily(deal, clock))
@@ -141,8 +142,7 @@ async def hearts_deal_replace(
 async def hearts_new(
     store: StoreDep, session_id: SessionId, level: Annotated[str, Form()] = "N"
 ) -> Response:
-    code = service.random_code(level if level in BOT_LEVELS else "N")
-    await service.new_match(store, session_id, code)
+    await service.new_random_match(store, session_id, level if level in BOT_LEVELS else "N")
     return to_game()
 
 

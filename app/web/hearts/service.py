@@ -2,6 +2,11 @@
 and the bots' answer (run off the event loop) applied with the version check and a
 compare-and-set, and the statistics, counted by the request that ends the match.
 
+A deal code is every hand in the open (anyone can run the shuffle), so a match started without
+a code is dealt from the server's own randomness and its code stays secret until the match is
+over (:func:`shown_deal`); the stored state says so with the key ``deal_hidden``, beside the
+rules' own JSON. A match opened from a code shows it: the player has it anyway.
+
 Nothing here knows HTTP. A refusal is a game error: :class:`~app.web.games.GameNotFound`,
 :class:`~app.web.games.StaleVersion` (with the match as it is now) or :class:`Refused` (the
 rules said no; the match unchanged). The page and the API each turn them into their answer.
@@ -26,7 +31,6 @@ from app.rules.hearts import (
     HeartsMatch,
     HeartsView,
     PlayedCard,
-    parse_match_code,
 )
 from app.store import GameStore, GameUnreadable, StoredGame, Unreadable
 from app.web.games import GameNotFound, Loaded, StaleVersion, read_loaded
@@ -34,6 +38,7 @@ from app.web.profile import record_hearts_match
 from app.web.results import record as record_result
 
 KIND = "hearts"
+HIDDEN = "deal_hidden"
 NOT_FOUND = "This Hearts match does not exist here."
 MOON_SCORE = 26
 
@@ -168,20 +173,40 @@ def random_code(level: str) -> DealCode:
     return DealCode(GAME, level, secrets.randbelow(CODE_SPACE))
 
 
-def deal_or_random(text: str | None) -> DealCode:
-    """The deal ``text`` names, or a random deal with Normal bots when there is no text;
-    raises DealCodeError."""
-    return random_code("N") if text is None else parse_match_code(text)
+def state_of(match: HeartsMatch, hidden: bool) -> dict[str, Any]:
+    """What the store keeps of ``match``: the rules' JSON, and whether its code is secret."""
+    state = match.to_json()
+    if hidden:
+        state[HIDDEN] = True
+    return state
+
+
+def is_hidden(stored: StoredGame) -> bool:
+    return stored.state.get(HIDDEN) is True
+
+
+def shown_deal(loaded: LoadedMatch) -> str | None:
+    """The match's code as the player may see it: None while a secret one is being played."""
+    if is_hidden(loaded.stored) and loaded.game.phase != "match_over":
+        return None
+    return loaded.game.deal
 
 
 async def new_match(
-    store: GameStore, session_id: str, code: DealCode, *, one_hand: bool = False
+    store: GameStore, session_id: str, code: DealCode, *, one_hand: bool = False,
+    hidden: bool = False,
 ) -> LoadedMatch:
     """Store a new match as this session's current one (the bots lead when they must); a
-    ``one_hand`` match is over after its first hand (a daily deal)."""
+    ``one_hand`` match is over after its first hand (a daily deal); ``hidden``: its code stays
+    secret until the match is over."""
     match = HeartsMatch.new(code, one_hand=one_hand)
     await run_in_threadpool(play_bots, match)
-    return Loaded(await store.create(session_id, KIND, match.to_json()), match)
+    return Loaded(await store.create(session_id, KIND, state_of(match, hidden)), match)
+
+
+async def new_random_match(store: GameStore, session_id: str, level: str = "N") -> LoadedMatch:
+    """A new match with bots of ``level`` (a letter), dealt at random, its code secret."""
+    return await new_match(store, session_id, random_code(level), hidden=True)
 
 
 async def current_match(store: GameStore, session_id: str) -> LoadedMatch:
@@ -190,7 +215,7 @@ async def current_match(store: GameStore, session_id: str) -> LoadedMatch:
     found = await read_current(store, session_id)
     if isinstance(found, Loaded):
         return found
-    fresh = await new_match(store, session_id, random_code("N"))
+    fresh = await new_random_match(store, session_id)
     return Loaded(fresh.stored, fresh.game, replaced_unreadable=found is not None)
 
 
@@ -211,7 +236,7 @@ async def act(
     except (HeartsError, CardError) as error:
         raise Refused(error, loaded) from error
     saved = await store.compare_and_set(
-        session_id, game_id, loaded.stored.version, match.to_json()
+        session_id, game_id, loaded.stored.version, state_of(match, is_hidden(loaded.stored))
     )
     if saved is None:  # another request changed the match first
         raise StaleVersion(await owned(store, session_id, game_id))

@@ -101,6 +101,8 @@ class Urls:
     undo: str
     next: str
     last: str
+    # The match's deal code and its URL, shown once the match is over (empty before).
+    replay: tuple[str, str] | None = None
 
 
 def face(c: int, tr: Translator, *, legal: bool = False, received: bool = False) -> CardFace:
@@ -217,7 +219,8 @@ def table_pieces(seen: Seen, urls: Urls, tr: Translator) -> Pieces:
         (phase, pass_button, urls),
         (("undo_available", seen.undo_available), ("has_last_trick", has_last)),
     )
-    pieces["ht-dialog"] = Piece("dialog", (end_of_hand(view, names, tr), urls.next))
+    replay = urls.replay if phase == "match_over" else None
+    pieces["ht-dialog"] = Piece("dialog", (end_of_hand(view, names, tr), urls.next, replay))
     if phase == "playing":  # the bar is the same but for these two buttons
         pieces["ht-undo"] = Piece("undo_button", (seen.undo_available,), inside="ht-bar")
         pieces["ht-last"] = Piece("last_button", (has_last, urls.last), inside="ht-bar")
