@@ -1,8 +1,9 @@
 """The JSON API of Heart to Heart: ``/api/heart-to-heart/...`` (contract.md, "JSON API").
 
 Same service as the pages (:mod:`app.web.heart_to_heart.service`), so a game moves freely
-between the two. The clock: an API client has no screen, so the wall-clock time between two
-changes of a game counts as play time (the rules count it only while the game is in play).
+between the two. The clock: an API client has no screen, so the server's time between two
+changes of a game counts as play time, each gap capped (the rules count it only while the game
+is in play).
 """
 
 from __future__ import annotations

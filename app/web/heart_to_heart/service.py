@@ -30,8 +30,11 @@ from app.web.profile import Profile, record_heart_to_heart_game, update_profile
 from app.web.results import heart_to_heart_row, record
 
 KIND = "heart_to_heart"
-# Play time a page may report beyond the wall-clock time since the game was last saved.
-CLOCK_SLACK_SECONDS = 2.0
+# The clock is the server's (see play_time): a gap between two actions counts at most this
+# long (a player who walked away), and a page's report of hidden time leaves at least this much
+# of a gap counted, so that reports can pause the clock but never stop it.
+IDLE_CAP_SECONDS = 60.0
+MIN_STEP_SECONDS = 1.0
 NOT_FOUND = "This game does not exist here: it belongs to another browser, or it expired."
 
 LoadedGame = Loaded[HeartToHeartGame]
@@ -186,28 +189,37 @@ async def owned(store: GameStore, session_id: str, game_id: str) -> LoadedGame:
     raise GameNotFound(NOT_FOUND)
 
 
-# How the time spent before an action is counted: the page reports its clock, an API client
-# has no screen, so the wall-clock time since the last change counts.
+# How the time spent before an action is counted (the rules count it only while the game is
+# in play): the server's time since the game was last saved.
 Timing = Callable[[HeartToHeartGame, StoredGame], None]
 
 
+def play_time(gap: float, on_screen: float | None) -> float:
+    """The play time of a ``gap`` of server time between two actions: capped at
+    IDLE_CAP_SECONDS; when the page reports that only ``on_screen`` seconds of it were visible
+    (its clock pauses while the tab is hidden), that much, but never under MIN_STEP_SECONDS
+    (or the whole gap, if shorter): a report that the page was always hidden pauses the clock,
+    it does not stop it."""
+    gap = min(max(gap, 0.0), IDLE_CAP_SECONDS)
+    if on_screen is None:
+        return gap
+    return max(min(on_screen, gap), min(gap, MIN_STEP_SECONDS))
+
+
 def screen_time(elapsed: float | None, now: float) -> Timing:
-    """Count the on-screen time a page reports, never more than really passed since the game
-    was last saved (plus a little slack for the request's travel)."""
+    """A page's action: ``elapsed`` is the play time its clock shows (what it had from the
+    server, plus the seconds the page was visible since); None when it sent none."""
 
     def count(game: HeartToHeartGame, stored: StoredGame) -> None:
-        if elapsed is not None:
-            limit = max(0.0, now - stored.updated_at) + CLOCK_SLACK_SECONDS
-            game.add_play_time(min(max(elapsed - game.play_time, 0.0), limit))
+        on_screen = None if elapsed is None else max(elapsed - game.play_time, 0.0)
+        game.add_play_time(play_time(now - stored.updated_at, on_screen))
 
     return count
 
 
 def wall_time(now: float) -> Timing:
-    def count(game: HeartToHeartGame, stored: StoredGame) -> None:
-        game.add_play_time(max(0.0, now - stored.updated_at))
-
-    return count
+    """An API client's action: it has no screen to hide, so the whole gap counts (capped)."""
+    return screen_time(None, now)
 
 
 Action = Callable[[HeartToHeartGame], TapResult]
