@@ -48,7 +48,15 @@ class _Checked(BaseModel):
     model_config = ConfigDict(strict=True, extra="allow")
 
 
+class AssistedStats(_Checked):
+    """Games in which the player had help (an undo), kept apart from the others."""
+
+    played: Count = 0
+    won: Count = 0
+
+
 class HeartToHeartStats(_Checked):
+    assisted: AssistedStats | None = None
     played: Count = 0
     won: Count = 0
     streak: Count = 0
@@ -58,6 +66,7 @@ class HeartToHeartStats(_Checked):
 
 
 class HeartsStats(_Checked):
+    assisted: AssistedStats | None = None
     played: Count = 0
     won: Count = 0
     hands: Count = 0
@@ -144,6 +153,7 @@ def _h2h_stats(data: dict[str, Any]) -> dict[str, Any]:
         stats.setdefault(key, 0)
     stats.setdefault("best_time", None)
     stats.setdefault("fewest_moves", None)
+    _assisted_stats(stats)
     return stats
 
 
@@ -151,16 +161,36 @@ def _hearts_stats(data: dict[str, Any]) -> dict[str, Any]:
     stats = data.setdefault("stats", {}).setdefault("hearts", {})
     for key in ("played", "won", "hands", "points", "moons"):
         stats.setdefault(key, 0)
+    _assisted_stats(stats)
     return stats
 
 
+def _assisted_stats(stats: dict[str, Any]) -> dict[str, Any]:
+    assisted = stats.setdefault("assisted", {})
+    for key in ("played", "won"):
+        assisted.setdefault(key, 0)
+    return assisted
+
+
+def _count_assisted(stats: dict[str, Any], won: bool) -> None:
+    """An assisted game counts apart: it changes no other figure (streaks, bests, averages)."""
+    assisted = _assisted_stats(stats)
+    assisted["played"] += 1
+    assisted["won"] += int(won)
+
+
 async def record_heart_to_heart_game(
-    store: GameStore, session_id: str, *, won: bool, seconds: int, moves: int
+    store: GameStore, session_id: str, *, won: bool, seconds: int, moves: int,
+    assisted: bool = False,
 ) -> Profile:
-    """Count one finished Heart to Heart game: a win, or a game left unwon."""
+    """Count one finished Heart to Heart game: a win, or a game left unwon; an ``assisted``
+    one (the player took moves back) apart from the others."""
 
     def change(data: dict[str, Any]) -> None:
         stats = _h2h_stats(data)
+        if assisted:
+            _count_assisted(stats, won)
+            return
         stats["played"] += 1
         if won:
             stats["won"] += 1
@@ -177,16 +207,21 @@ async def record_heart_to_heart_game(
 
 
 async def record_hearts_match(
-    store: GameStore, session_id: str, *, won: bool, hand_points: Sequence[int], moons: int
+    store: GameStore, session_id: str, *, won: bool, hand_points: Sequence[int], moons: int,
+    assisted: bool = False,
 ) -> Profile:
     """Count one finished Hearts match for the player.
 
     ``hand_points``: the player's score in each hand of the match (after the moon rule);
-    ``moons``: how many times the player shot the moon in it.
+    ``moons``: how many times the player shot the moon in it; ``assisted``: the player took
+    plays back, so the match counts apart from the others.
     """
 
     def change(data: dict[str, Any]) -> None:
         stats = _hearts_stats(data)
+        if assisted:
+            _count_assisted(stats, won)
+            return
         stats["played"] += 1
         stats["won"] += int(won)
         stats["hands"] += len(hand_points)

@@ -160,7 +160,8 @@ async def replace_game(store: GameStore, session_id: str, code: str) -> LoadedGa
     old = None if current is None else current.game
     if old is not None and is_unfinished(old):
         await record_heart_to_heart_game(
-            store, session_id, won=False, seconds=old.elapsed_seconds, moves=old.moves
+            store, session_id, won=False, seconds=old.elapsed_seconds, moves=old.moves,
+            assisted=old.assisted,
         )
     game = new_game(code)
     stored = await store.create(session_id, KIND, game.to_json())
@@ -263,7 +264,8 @@ async def commit(
     saved = await store.compare_and_set(session_id, stored.game_id, stored.version, game.to_json())
     if saved is not None and game.is_won:
         await record_heart_to_heart_game(
-            store, session_id, won=True, seconds=game.elapsed_seconds, moves=game.moves
+            store, session_id, won=True, seconds=game.elapsed_seconds, moves=game.moves,
+            assisted=game.assisted,
         )
         await record(store, session_id, KIND, game.deal, heart_to_heart_row(game), saved.updated_at)
     return saved

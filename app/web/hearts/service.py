@@ -241,7 +241,7 @@ async def act(
     if saved is None:  # another request changed the match first
         raise StaleVersion(await owned(store, session_id, game_id))
     if match.phase == "match_over" and not was_over:
-        await record(store, session_id, match.view(HUMAN))
+        await record(store, session_id, match.view(HUMAN), assisted=match.assisted)
     if not before.view.hand_scores and match.phase in ("hand_over", "match_over"):
         # A deal's result in Hearts is its first hand.
         row = first_hand_row(match)
@@ -262,11 +262,14 @@ def first_hand_row(match: HeartsMatch) -> dict[str, Any]:
     return {"points": scores[HUMAN], "moon": moon_of(scores) == HUMAN, "assisted": match.assisted}
 
 
-async def record(store: GameStore, session_id: str, view: HeartsView) -> None:
+async def record(
+    store: GameStore, session_id: str, view: HeartsView, *, assisted: bool
+) -> None:
     await record_hearts_match(
         store,
         session_id,
         won=view.winner == HUMAN,
         hand_points=[scores[HUMAN] for scores in view.hand_scores],
         moons=sum(moon_of(scores) == HUMAN for scores in view.hand_scores),
+        assisted=assisted,
     )
