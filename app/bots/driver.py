@@ -1,11 +1,36 @@
-"""Runs the three bot seats of a :class:`HeartsMatch` (seats 1–3; seat 0 is the player)."""
+"""Runs the three bot seats of a :class:`HeartsMatch` (seats 1–3; seat 0 is the player).
+
+Hard searches: a caller may send its decisions to another executor (:func:`search_in`; the web
+app gives a process pool, app/web/hearts/thinking.py) while the driver waits for each answer.
+Every other decision, and Hard's when no executor is given, is made in the calling thread. The
+decisions are the same either way: each is a function of the seat's view and a seed.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from concurrent.futures import Executor
+
 from app.bots import choose_pass, choose_play, decision_seed
-from app.rules.hearts import HUMAN, HeartsMatch, PlayedCard
+from app.rules.hearts import HUMAN, HeartsMatch, HeartsView, PlayedCard
 
 BOT_SEATS = (1, 2, 3)
+
+_searches: Executor | None = None
+
+
+def search_in(executor: Executor | None) -> None:
+    """Make Hard's decisions in ``executor`` from now on (None: in the calling thread)."""
+    global _searches
+    _searches = executor
+
+
+def _decide(choose: Callable[[str, HeartsView, int], int], level: str, view: HeartsView,
+            seed: int) -> int:
+    executor = _searches
+    if level == "hard" and executor is not None:
+        return executor.submit(choose, level, view, seed).result()
+    return choose(level, view, seed)
 
 
 def pass_for_bots(match: HeartsMatch) -> None:
@@ -15,7 +40,7 @@ def pass_for_bots(match: HeartsMatch) -> None:
     for seat in BOT_SEATS:
         view = match.view(seat)
         if not view.pass_chosen:
-            cards = choose_pass(match.bot_level, view, decision_seed(view, "pass"))
+            cards = _decide(choose_pass, match.bot_level, view, decision_seed(view, "pass"))
             match.choose_pass(seat, cards)
 
 
@@ -25,7 +50,7 @@ def play_bots(match: HeartsMatch) -> list[PlayedCard]:
     while match.phase == "playing" and match.turn is not None and match.turn != HUMAN:
         seat = match.turn
         view = match.view(seat)
-        card = choose_play(match.bot_level, view, decision_seed(view))
+        card = _decide(choose_play, match.bot_level, view, decision_seed(view))
         match.play(card)
         plays.append(PlayedCard(seat, card))
     return plays

@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException
 from app.store import StoreError
 from app.web.deps import language_of
 from app.web.games import GameNotFound
+from app.web.hearts.thinking import Busy
 from app.web.i18n import translator
 from app.web.profile import Profile, load_profile
 from app.web.session import SCOPE_KEY
@@ -162,11 +163,25 @@ async def store_error_handler(request: Request, exc: StoreError) -> Response:
     return response
 
 
+async def busy_handler(request: Request, exc: Busy) -> Response:
+    """The bots' queue is full: nothing was changed, and a moment later it will work."""
+    message = translator(await _language(request)).gettext(
+        "The bots are thinking for many players at once. Try again in a moment."
+    )
+    if _is_api(request):
+        response = api_error(503, "busy", message)
+    else:
+        response = await error_page(request, 503, message, None)
+    response.headers["retry-after"] = str(exc.retry_after)
+    return response
+
+
 def install_error_handlers(app: FastAPI) -> None:
     # Starlette types a handler as taking any Exception; each of these gets only its own class.
     app.add_exception_handler(HTTPException, http_exception_handler)  # type: ignore[arg-type]
     app.add_exception_handler(GameNotFound, game_not_found_handler)  # type: ignore[arg-type]
     app.add_exception_handler(StoreError, store_error_handler)  # type: ignore[arg-type]
+    app.add_exception_handler(Busy, busy_handler)  # type: ignore[arg-type]
     app.add_exception_handler(
         RequestValidationError, validation_exception_handler  # type: ignore[arg-type]
     )

@@ -19,8 +19,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from starlette.concurrency import run_in_threadpool
-
 from app.bots.driver import pass_for_bots, play_bots
 from app.rules.cards import CardError
 from app.rules.deal_codes import CODE_SPACE, DealCode
@@ -34,6 +32,7 @@ from app.rules.hearts import (
 )
 from app.store import GameStore, GameUnreadable, StoredGame, Unreadable
 from app.web.games import GameNotFound, Loaded, StaleVersion, read_loaded
+from app.web.hearts.thinking import THINKING
 from app.web.profile import record_hearts_match
 from app.web.results import record as record_result
 
@@ -200,7 +199,8 @@ async def new_match(
     ``one_hand`` match is over after its first hand (a daily deal); ``hidden``: its code stays
     secret until the match is over."""
     match = HeartsMatch.new(code, one_hand=one_hand)
-    await run_in_threadpool(play_bots, match)
+    async with THINKING.turn_of(session_id):
+        await THINKING.run(play_bots, match)
     return Loaded(await store.create(session_id, KIND, state_of(match, hidden)), match)
 
 
@@ -223,22 +223,32 @@ async def act(
     store: GameStore, session_id: str, game_id: str, version: int | None, action: Action
 ) -> Turn:
     """Apply ``action`` (and the bots' answer) to this session's match held at ``version``
-    (None: whatever is current) and store it by compare-and-set."""
+    (None: whatever is current) and store it by compare-and-set.
+
+    The version is checked before the bots think, and again after waiting for this session's
+    turn in progress, if any (app/web/hearts/thinking.py): a stale request costs no search.
+    """
     loaded = await owned(store, session_id, game_id)
     if version is not None and version != loaded.stored.version:
         raise StaleVersion(loaded)
-    before = Seen.of(loaded)
-    match = loaded.game
-    was_over = match.phase == "match_over"
-    try:
-        # Hard bots search for a while: keep the event loop free.
-        plays = await run_in_threadpool(action, match)
-    except (HeartsError, CardError) as error:
-        raise Refused(error, loaded) from error
-    saved = await store.compare_and_set(
-        session_id, game_id, loaded.stored.version, state_of(match, is_hidden(loaded.stored))
-    )
-    if saved is None:  # another request changed the match first
+    turn = THINKING.turn_of(session_id)
+    waited = turn.locked()
+    async with turn:
+        if waited:
+            loaded = await owned(store, session_id, game_id)
+            if version is not None and version != loaded.stored.version:
+                raise StaleVersion(loaded)
+        before = Seen.of(loaded)
+        match = loaded.game
+        was_over = match.phase == "match_over"
+        try:
+            plays = await THINKING.run(action, match)
+        except (HeartsError, CardError) as error:
+            raise Refused(error, loaded) from error
+        saved = await store.compare_and_set(
+            session_id, game_id, loaded.stored.version, state_of(match, is_hidden(loaded.stored))
+        )
+    if saved is None:  # another process changed the match first
         raise StaleVersion(await owned(store, session_id, game_id))
     if match.phase == "match_over" and not was_over:
         await record(store, session_id, match.view(HUMAN), assisted=match.assisted)

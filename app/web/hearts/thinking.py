@@ -1,0 +1,111 @@
+"""Where the Hearts bots think, so that they cannot starve the room.
+
+A turn (the player's action and the bots' answer, app/web/hearts/service.py) runs:
+
+- in a thread pool of its own, not the event loop's (which also reads static files and runs
+  sync dependencies), with one thread per core: more threads would only wait for the same cores;
+- with Hard's searches in a pool of processes, one per core, at a lower priority than the
+  server's own process, so that the event loop answers /healthz and static files first while
+  bots think, and one search does not hold the server's GIL;
+- one at a time per session (:meth:`Thinking.turn_of`): a second request of the same session
+  waits for the first, then finds its version stale and costs nothing;
+- behind a bounded queue: past ``waiting`` turns waiting for a thread, the room is
+  :class:`Busy` (503 with Retry-After) instead of answering ever later.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import os
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from typing import TypeVar
+from weakref import WeakValueDictionary
+
+from app.bots.driver import search_in
+
+T = TypeVar("T")
+
+CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+WAITING_PER_CORE = 4
+RETRY_AFTER_SECONDS = 1
+SEARCH_NICENESS = 10
+
+
+class Busy(Exception):
+    """Too many turns are waiting for the bots: try again in ``retry_after`` seconds."""
+
+    retry_after = RETRY_AFTER_SECONDS
+
+
+def _lower_priority() -> None:
+    os.nice(SEARCH_NICENESS)
+
+
+class Thinking:
+    """The pools the bots think in, the per-session turns and the bounded queue.
+
+    The pools start on first use (a process pool's workers when the first Hard search comes),
+    and :meth:`close` stops them; a later use starts them again.
+    """
+
+    def __init__(self, workers: int = CORES, waiting: int = WAITING_PER_CORE * CORES) -> None:
+        self.workers = workers
+        self.limit = workers + waiting  # turns admitted: running or waiting for a thread
+        self.admitted = 0
+        self.turns = 0  # turns admitted so far (each one is the bots' decisions)
+        self._threads: ThreadPoolExecutor | None = None
+        self._processes: ProcessPoolExecutor | None = None
+        self._sessions: WeakValueDictionary[str, asyncio.Lock] = WeakValueDictionary()
+
+    def turn_of(self, session_id: str) -> asyncio.Lock:
+        """The lock a session's turns take in turn; it goes away when nobody holds it."""
+        lock = self._sessions.get(session_id)
+        if lock is None:
+            lock = self._sessions[session_id] = asyncio.Lock()
+        return lock
+
+    async def run(self, work: Callable[..., T], *args: object) -> T:
+        """``work(*args)`` in the bots' threads; Busy at once when the queue is full."""
+        if self.admitted >= self.limit:
+            raise Busy
+        loop = asyncio.get_running_loop()
+        self.admitted += 1
+        self.turns += 1
+        future = self._thread_pool().submit(work, *args)
+
+        def release(_: object) -> None:
+            # When the work ends (or is cancelled before it starts), not when the request stops
+            # waiting for it: a thread still busy counts.
+            with contextlib.suppress(RuntimeError):  # the loop is closed: the app stopped
+                loop.call_soon_threadsafe(self._release)
+
+        future.add_done_callback(release)
+        return await asyncio.wrap_future(future)
+
+    def _release(self) -> None:
+        self.admitted -= 1
+
+    def _thread_pool(self) -> ThreadPoolExecutor:
+        if self._threads is None:
+            self._threads = ThreadPoolExecutor(self.workers, thread_name_prefix="bots")
+            # Spawned, not forked: a fork would copy the server's threads and locks.
+            self._processes = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_lower_priority,
+            )
+            search_in(self._processes)
+        return self._threads
+
+    def close(self) -> None:
+        search_in(None)
+        for pool in (self._threads, self._processes):
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
+        self._threads = self._processes = None
+        self.admitted = 0
+
+
+THINKING = Thinking()
