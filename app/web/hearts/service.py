@@ -228,6 +228,7 @@ async def act(
     The version is checked before the bots think, and again after waiting for this session's
     turn in progress, if any (app/web/hearts/thinking.py): a stale request costs no search.
     """
+    THINKING.check_room()  # a full queue answers before the match is even read
     loaded = await owned(store, session_id, game_id)
     if version is not None and version != loaded.stored.version:
         raise StaleVersion(loaded)

@@ -67,10 +67,14 @@ class Thinking:
             lock = self._sessions[session_id] = asyncio.Lock()
         return lock
 
-    async def run(self, work: Callable[..., T], *args: object) -> T:
-        """``work(*args)`` in the bots' threads; Busy at once when the queue is full."""
+    def check_room(self) -> None:
+        """Busy when the queue is full: a request may ask before it spends anything."""
         if self.admitted >= self.limit:
             raise Busy
+
+    async def run(self, work: Callable[..., T], *args: object) -> T:
+        """``work(*args)`` in the bots' threads; Busy at once when the queue is full."""
+        self.check_room()
         loop = asyncio.get_running_loop()
         self.admitted += 1
         self.turns += 1
