@@ -19,6 +19,7 @@ QUICK_RUNS = (
     ("bench.store", ["--calls", "1000"]),
     ("bench.web", []),
     ("bench.load", ["--players", "200", "--seconds", "10"]),
+    ("bench.starve", ["--seconds", "10", "--baseline", "3"]),
 )
 # The tournament appends to its results file, so a quick run gets a fresh one.
 BOTS_RESULTS = Path(tempfile.gettempdir()) / "cardroom-bench-bots.jsonl"
