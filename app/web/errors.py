@@ -21,6 +21,7 @@ from app.web.deps import language_of
 from app.web.games import GameNotFound
 from app.web.hearts.thinking import Busy
 from app.web.i18n import translator
+from app.web.pieces import answer, status
 from app.web.profile import Profile, load_profile
 from app.web.session import SCOPE_KEY
 from app.web.templating import page
@@ -168,8 +169,11 @@ async def busy_handler(request: Request, exc: Busy) -> Response:
     message = translator(await _language(request)).gettext(
         "The bots are thinking for many players at once. Try again in a moment."
     )
+    response: Response
     if _is_api(request):
         response = api_error(503, "busy", message)
+    elif request.headers.get("hx-request") == "true":  # a tap on the table: say it there
+        response = answer(status(message), status_code=503)
     else:
         response = await error_page(request, 503, message, None)
     response.headers["retry-after"] = str(exc.retry_after)

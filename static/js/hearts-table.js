@@ -246,10 +246,11 @@
     if (e.target.closest(".ht-table")) finishRunning();
   });
 
-  // Refused actions (409: stale version, illegal card) answer with the table as it is now.
-  // A match that is gone (expired) sends the player to the current one.
+  // Refused actions (409: stale version, illegal card) answer with the table as it is now;
+  // a busy room (503) says so in the status line. A match that is gone (expired) sends the
+  // player to the current one.
   document.addEventListener("htmx:beforeSwap", (e) => {
-    if (e.detail.xhr.status === 409) {
+    if (e.detail.xhr.status === 409 || e.detail.xhr.status === 503) {
       e.detail.shouldSwap = true;
       e.detail.isError = false;
     } else if (e.detail.xhr.status === 404 && document.getElementById("ht-hand")) {
