@@ -9,7 +9,7 @@ decisions are the same either way: each is a function of the seat's view and a s
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import Executor
+from concurrent.futures import BrokenExecutor, Executor
 
 from app.bots import choose_pass, choose_play, decision_seed
 from app.rules.hearts import HUMAN, HeartsMatch, HeartsView, PlayedCard
@@ -29,7 +29,10 @@ def _decide(choose: Callable[[str, HeartsView, int], int], level: str, view: Hea
             seed: int) -> int:
     executor = _searches
     if level == "hard" and executor is not None:
-        return executor.submit(choose, level, view, seed).result()
+        try:
+            return executor.submit(choose, level, view, seed).result()
+        except BrokenExecutor:  # the process died while deciding: decide here instead
+            pass
     return choose(level, view, seed)
 
 

@@ -7,9 +7,12 @@ changes nothing. (How fast /healthz stays under load is a benchmark: bench/starv
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 from app.bots.driver import pass_for_bots, play_bots
 from app.rules.cards import card_text, parse_card
@@ -103,3 +106,35 @@ async def test_hard_bots_decide_in_processes_as_they_would_here(client):
     assert [(p["seat"], p["card"]) for p in after["trick"]] == shown(view.trick)
     assert [[(p["seat"], p["card"]) for p in t["cards"]] for t in after["tricks"]] == [
         shown(t.cards) for t in view.tricks]
+
+
+def search_processes() -> list[int]:
+    """This process's children that run multiprocessing's spawned workers (Linux /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            command = (stat.parent / "cmdline").read_bytes()
+        except OSError:  # ended meanwhile
+            continue
+        if parent == os.getpid() and b"spawn_main" in command:
+            found.append(int(stat.parent.name))
+    return found
+
+
+async def test_a_search_process_killed_is_replaced(client):
+    state = await playing(client)
+    answer = await client.post(f"{API}/{state['game_id']}/play",
+                               json={"card": state["legal"][0], "version": state["version"]})
+    assert answer.status_code == 200
+    killed = search_processes()
+    assert killed, "Hard searched in a process of its own"
+    for pid in killed:
+        os.kill(pid, signal.SIGKILL)
+    state = answer.json()
+    while state["phase"] == "playing":  # every turn answers, the bots' plays as before
+        answer = await client.post(f"{API}/{state['game_id']}/play",
+                                   json={"card": state["legal"][0], "version": state["version"]})
+        assert answer.status_code == 200
+        state = answer.json()
+    assert set(search_processes()).isdisjoint(killed)

@@ -17,16 +17,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import multiprocessing
 import os
+import threading
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from typing import TypeVar
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
 from weakref import WeakValueDictionary
 
 from app.bots.driver import search_in
 
 T = TypeVar("T")
+
+logger = logging.getLogger(__name__)
 
 CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 WAITING_PER_CORE = 4
@@ -44,6 +49,34 @@ def _lower_priority() -> None:
     os.nice(SEARCH_NICENESS)
 
 
+class Searches(Executor):
+    """The search processes: a pool that is started again when one of its processes died
+    (killed, out of memory), which leaves a process pool refusing all work."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._lock = threading.Lock()
+        self._pool = self._start()
+
+    def _start(self) -> ProcessPoolExecutor:
+        # Spawned, not forked: a fork would copy the server's threads and locks.
+        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_lower_priority)
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        with self._lock:
+            try:
+                return self._pool.submit(fn, *args, **kwargs)
+            except BrokenProcessPool:
+                logger.warning("a search process died: starting the pool again")
+                self._pool = self._start()
+                return self._pool.submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        with self._lock:
+            self._pool.shutdown(wait, cancel_futures=cancel_futures)
+
+
 class Thinking:
     """The pools the bots think in, the per-session turns and the bounded queue.
 
@@ -57,7 +90,7 @@ class Thinking:
         self.admitted = 0
         self.turns = 0  # turns admitted so far (each one is the bots' decisions)
         self._threads: ThreadPoolExecutor | None = None
-        self._processes: ProcessPoolExecutor | None = None
+        self._processes: Searches | None = None
         self._sessions: WeakValueDictionary[str, asyncio.Lock] = WeakValueDictionary()
 
     def turn_of(self, session_id: str) -> asyncio.Lock:
@@ -95,11 +128,7 @@ class Thinking:
     def _thread_pool(self) -> ThreadPoolExecutor:
         if self._threads is None:
             self._threads = ThreadPoolExecutor(self.workers, thread_name_prefix="bots")
-            # Spawned, not forked: a fork would copy the server's threads and locks.
-            self._processes = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_lower_priority,
-            )
+            self._processes = Searches(self.workers)
             search_in(self._processes)
         return self._threads
 
