@@ -18,6 +18,8 @@ from app.web.heart_to_heart import pages as heart_to_heart_pages
 from app.web.hearts import api as hearts_api
 from app.web.hearts import pages as hearts_pages
 from app.web.hearts.thinking import THINKING
+from app.web.hearts.tables import api as tables_api
+from app.web.hearts.tables.clock import TableClock
 from app.web.i18n import load_all
 from app.web.security import SecurityMiddleware
 from app.web.session import SessionMiddleware
@@ -33,6 +35,7 @@ ROUTERS = (
     hearts_api.router,
     daily.api,
     api_docs.router,
+    tables_api.router,
 )
 
 
@@ -50,9 +53,11 @@ def create_app(
         application.state.store = open_store(
             settings.store_url, settings.game_ttl_days, clock=clock
         )
+        application.state.table_clock = TableClock(application.state.store, clock)
         try:
             yield
         finally:
+            await application.state.table_clock.stop()
             await application.state.store.close()
             THINKING.close()
 

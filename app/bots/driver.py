@@ -1,4 +1,5 @@
-"""Runs the three bot seats of a :class:`HeartsMatch` (seats 1–3; seat 0 is the player).
+"""Runs the bot seats of a :class:`HeartsMatch`: seats 1–3 in a solo match (seat 0 is the
+player); at a table with friends, whichever seats have no player at the moment.
 
 Hard searches: a caller may send its decisions to another executor (:func:`search_in`; the web
 app gives a process pool, app/web/hearts/thinking.py) while the driver waits for each answer.
@@ -8,11 +9,11 @@ decisions are the same either way: each is a function of the seat's view and a s
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from concurrent.futures import BrokenExecutor, Executor
 
 from app.bots import choose_pass, choose_play, decision_seed
-from app.rules.hearts import HUMAN, HeartsMatch, HeartsView, PlayedCard
+from app.rules.hearts import HeartsMatch, HeartsView, PlayedCard
 
 BOT_SEATS = (1, 2, 3)
 
@@ -36,21 +37,23 @@ def _decide(choose: Callable[[str, HeartsView, int], int], level: str, view: Hea
     return choose(level, view, seed)
 
 
-def pass_for_bots(match: HeartsMatch) -> None:
+def pass_for_bots(match: HeartsMatch, seats: Container[int] = BOT_SEATS) -> None:
     """Each bot seat that has not chosen yet chooses its three cards from its own view."""
     if match.phase != "passing":
         return
-    for seat in BOT_SEATS:
+    for seat in range(4):
+        if seat not in seats:
+            continue
         view = match.view(seat)
         if not view.pass_chosen:
             cards = _decide(choose_pass, match.bot_level, view, decision_seed(view, "pass"))
             match.choose_pass(seat, cards)
 
 
-def play_bots(match: HeartsMatch) -> list[PlayedCard]:
-    """Bots play until it is the player's turn or the hand is over; the plays in order."""
+def play_bots(match: HeartsMatch, seats: Container[int] = BOT_SEATS) -> list[PlayedCard]:
+    """Bots play until it is a player's turn or the hand is over; the plays in order."""
     plays: list[PlayedCard] = []
-    while match.phase == "playing" and match.turn is not None and match.turn != HUMAN:
+    while match.phase == "playing" and match.turn is not None and match.turn in seats:
         seat = match.turn
         view = match.view(seat)
         card = _decide(choose_play, match.bot_level, view, decision_seed(view))

@@ -15,6 +15,11 @@ whose JSON is not an object reads as `{}` (with its version, so the next write r
 game whose JSON is not an object raises `GameUnreadable` from `get` and `current`, as a game's
 loader does for a state it cannot read (a newer version, a wrong shape), and `read_game` turns
 either into `Unreadable`, for the caller to start afresh.
+
+Tables (Hearts with friends) are shared by several sessions, so they have calls of their own:
+anyone holding a table's id may read it (the web layer decides what each seat may see), every
+write is a compare-and-set on its version, and :meth:`GameStore.wait_table` is the change feed:
+it returns as soon as the table is past a version, whichever process wrote it.
 """
 
 from __future__ import annotations
@@ -34,8 +39,10 @@ __all__ = [
     "GameUnreadable",
     "StoreError",
     "StoredGame",
+    "StoredTable",
     "Unreadable",
     "new_game_id",
+    "new_table_id",
     "open_store",
     "read_game",
 ]
@@ -68,6 +75,14 @@ class GameUnreadable(Exception):
 class StoredGame:
     game_id: str
     kind: str
+    version: int
+    state: dict[str, Any]
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    table_id: str
     version: int
     state: dict[str, Any]
     updated_at: float
@@ -107,8 +122,25 @@ class GameStore(Protocol):
     async def rename_results(self, board: str, session_id: str, nickname: str) -> None:
         """Set ``"nickname"`` in every row of that session on the board."""
 
+    async def create_table(self, state: dict[str, Any]) -> StoredTable:
+        """A new table at version 1, with an unguessable id."""
+
+    async def get_table(self, table_id: str) -> StoredTable | None:
+        """The table, or None if it is missing or expired."""
+
+    async def table_compare_and_set(
+        self, table_id: str, version: int, state: dict[str, Any]
+    ) -> StoredTable | None:
+        """Write `state` as version+1 only if the stored version is `version`, and tell every
+        process waiting on the table; None otherwise."""
+
+    async def wait_table(self, table_id: str, after: int, timeout: float) -> int | None:
+        """The table's version as soon as it is past `after` (at once if it already is), or
+        its version when `timeout` seconds have passed; None if the table does not exist."""
+
     async def purge_expired(self) -> int:
-        """Delete games and profiles not written for ttl_days; returns how many were deleted."""
+        """Delete games, tables and profiles not written for ttl_days; returns how many were
+        deleted."""
 
     async def ping(self) -> None:
         """Raise StoreError if the backend cannot be used (for /readyz)."""
@@ -146,6 +178,11 @@ async def read_game(
 def new_game_id() -> str:
     """96 random bits, URL-safe: unguessable, so a game id alone reveals nothing."""
     return secrets.token_urlsafe(12)
+
+
+def new_table_id() -> str:
+    """128 random bits: a table's id is its invitation, so it must not be guessable."""
+    return secrets.token_urlsafe(16)
 
 
 def dump_json(value: dict[str, Any]) -> str:

@@ -5,6 +5,9 @@ Keys (all under the prefix, `cardroom:` by default):
 - `current:{session_id}` hash: kind -> game_id of the session's current game of that kind
 - `profile:{session_id}` hash: version, data (JSON), updated_at
 - `results:{board}`      list of JSON rows (a finished game each, its session under "s")
+- `table:{table_id}`     hash: version, state (JSON), updated_at
+- channel `table-changed:{table_id}`: the new version, published by each table write; every
+  process listens on one pattern subscription and wakes its own waiters (app/store/feed.py)
 
 Every key expires `ttl_days` after its last write, and every write sets the expiry again; a
 game's writes also keep its session's `current` hash alive. Redis drops expired keys itself, so
@@ -14,6 +17,9 @@ executes atomically: no other command can come between the version check and the
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -29,12 +35,17 @@ from app.store import (
     Clock,
     GameUnreadable,
     StoredGame,
+    StoredTable,
     StoreError,
     dump_json,
     load_object,
     new_game_id,
+    new_table_id,
     stored_game,
 )
+from app.store.feed import TableWaiters
+
+logger = logging.getLogger(__name__)
 
 # KEYS: the game, the session's current-game hash.
 # ARGV: session id, expected version, new state, updated_at, ttl in seconds.
@@ -48,6 +59,19 @@ redis.call('HSET', KEYS[1], 'version', version, 'state', ARGV[3], 'updated_at', 
 redis.call('EXPIRE', KEYS[1], ARGV[5])
 redis.call('EXPIRE', KEYS[2], ARGV[5])
 return {version, game[3]}
+"""
+
+# KEYS: the table. ARGV: expected version, new state, updated_at, ttl in seconds, channel.
+TABLE_COMPARE_AND_SET = """
+local version = redis.call('HGET', KEYS[1], 'version')
+if not version or tonumber(version) ~= tonumber(ARGV[1]) then
+    return false
+end
+version = tonumber(version) + 1
+redis.call('HSET', KEYS[1], 'version', version, 'state', ARGV[2], 'updated_at', ARGV[3])
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+redis.call('PUBLISH', ARGV[5], version)
+return version
 """
 
 # KEYS: the profile. ARGV: expected version (0: none yet), new data, updated_at, ttl in seconds.
@@ -89,6 +113,9 @@ return 1
 # Fail a call rather than hang a request when Redis stops answering.
 SOCKET_TIMEOUT = 5.0
 MAX_CONNECTIONS = 50  # per process; more requests in flight queue for a connection
+# Published changes wake waiters at once; the poll only covers a lost subscription.
+TABLE_POLL = 2.0
+RESUBSCRIBE_DELAY = 1.0
 
 
 def _game(game_id: str, fields: dict[str, str], session_id: str) -> StoredGame | None:
@@ -138,6 +165,10 @@ class RedisStore:
         self._put_profile = self._redis.register_script(PUT_PROFILE)
         self._add_result = self._redis.register_script(ADD_RESULT)
         self._rename_results = self._redis.register_script(RENAME_RESULTS)
+        self._table_cas = self._redis.register_script(TABLE_COMPARE_AND_SET)
+        self._waiters = TableWaiters(TABLE_POLL)
+        self._listener: asyncio.Task[None] | None = None
+        self._subscribed = asyncio.Event()
 
     def _game_key(self, game_id: str) -> str:
         return f"{self._prefix}game:{game_id}"
@@ -237,6 +268,81 @@ class RedisStore:
         async with _errors():
             await self._rename_results(keys=[self._results_key(board)], args=[session_id, nickname])
 
+    def _table_key(self, table_id: str) -> str:
+        return f"{self._prefix}table:{table_id}"
+
+    def _table_channel(self, table_id: str) -> str:
+        return f"{self._prefix}table-changed:{table_id}"
+
+    async def create_table(self, state: dict[str, Any]) -> StoredTable:
+        table = StoredTable(new_table_id(), 1, state, self._clock())
+        key = self._table_key(table.table_id)
+        fields = {"version": 1, "state": dump_json(state), "updated_at": repr(table.updated_at)}
+        async with _errors():
+            pipe = self._redis.pipeline(transaction=True)
+            pipe.hset(key, mapping=fields)
+            pipe.expire(key, self._ttl)
+            await pipe.execute()
+        return table
+
+    async def get_table(self, table_id: str) -> StoredTable | None:
+        async with _errors():
+            fields = await self._redis.hgetall(self._table_key(table_id))
+        state = load_object(fields["state"]) if fields else None
+        if state is None:  # missing, or a state that cannot be read: the table is gone
+            return None
+        return StoredTable(table_id, int(fields["version"]), state, float(fields["updated_at"]))
+
+    async def table_compare_and_set(
+        self, table_id: str, version: int, state: dict[str, Any]
+    ) -> StoredTable | None:
+        now = self._clock()
+        async with _errors():
+            result = await self._table_cas(
+                keys=[self._table_key(table_id)],
+                args=[version, dump_json(state), repr(now), self._ttl,
+                      self._table_channel(table_id)],
+            )
+        if result is None:
+            return None
+        self._waiters.wake(table_id)
+        return StoredTable(table_id, int(result), state, now)
+
+    async def _table_version(self, table_id: str) -> int | None:
+        async with _errors():
+            version = await self._redis.hget(self._table_key(table_id), "version")
+        return None if version is None else int(version)
+
+    async def wait_table(self, table_id: str, after: int, timeout: float) -> int | None:
+        if self._listener is None or self._listener.done():
+            self._listener = asyncio.create_task(self._listen())
+        if not self._subscribed.is_set():
+            # A change published before the subscription would only be seen by the poll.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._subscribed.wait(), min(timeout, SOCKET_TIMEOUT))
+        return await self._waiters.wait(table_id, after, timeout, self._table_version)
+
+    async def _listen(self) -> None:
+        """One pattern subscription per process: each published table change wakes the
+        waiters of that table here."""
+        prefix = self._table_channel("")
+        while True:
+            pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.psubscribe(prefix + "*")
+                self._subscribed.set()
+                async for message in pubsub.listen():
+                    channel = message.get("channel")
+                    if isinstance(channel, str) and channel.startswith(prefix):
+                        self._waiters.wake(channel[len(prefix) :])
+            except RedisError as exc:
+                logger.warning("table change feed lost (%s); subscribing again", exc)
+            finally:
+                self._subscribed.clear()
+                with contextlib.suppress(RedisError):
+                    await pubsub.aclose()
+            await asyncio.sleep(RESUBSCRIBE_DELAY)
+
     async def purge_expired(self) -> int:
         # Redis deletes expired keys by itself.
         return 0
@@ -246,4 +352,8 @@ class RedisStore:
             await self._redis.ping()
 
     async def close(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listener
         await self._redis.aclose()

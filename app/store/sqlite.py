@@ -45,12 +45,15 @@ from app.store import (
     SECONDS_PER_DAY,
     Clock,
     StoredGame,
+    StoredTable,
     StoreError,
     dump_json,
     load_object,
     new_game_id,
+    new_table_id,
     stored_game,
 )
+from app.store.feed import TableWaiters
 
 logger = logging.getLogger(__name__)
 
@@ -89,6 +92,14 @@ CREATE TABLE IF NOT EXISTS results (
 );
 CREATE INDEX IF NOT EXISTS results_by_board ON results (board);
 CREATE INDEX IF NOT EXISTS results_by_age ON results (keep_until);
+
+CREATE TABLE IF NOT EXISTS tables (
+    table_id   TEXT PRIMARY KEY,
+    version    INTEGER NOT NULL,
+    state      TEXT NOT NULL,
+    updated_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tables_by_age ON tables (updated_at);
 """
 
 # Tuned for a tap's write of a few kB: ~3 WAL pages each, so a checkpoint every ~750 pages.
@@ -103,6 +114,8 @@ BUSY_FIRST_DELAY = 0.001
 BUSY_MAX_DELAY = 0.025
 MAINTENANCE_BUSY_TIMEOUT_MS = 5000
 JOURNAL_SIZE_LIMIT = 32 * 1024 * 1024
+# Another worker process's writes are seen by reading the version again this often.
+TABLE_POLL = 0.2
 
 GAME_COLUMNS = "game_id, kind, version, state, updated_at"
 
@@ -165,6 +178,7 @@ class SqliteStore:
             self._close_connections()
             raise StoreError(f"cannot open the SQLite store at {path!r}: {exc}") from exc
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardroom-sqlite")
+        self._waiters = TableWaiters(TABLE_POLL)
 
     @staticmethod
     def _setup(conn: sqlite3.Connection) -> None:
@@ -387,6 +401,75 @@ class SqliteStore:
         await self._run(lambda: _write(conn, update))
         self._after_write()
 
+    # -- tables ----------------------------------------------------------------------------
+
+    async def create_table(self, state: dict[str, Any]) -> StoredTable:
+        conn = self._db()
+        text = dump_json(state)
+
+        def insert() -> StoredTable:
+            table = StoredTable(new_table_id(), 1, state, self._clock())
+            conn.execute(
+                "INSERT INTO tables (table_id, version, state, updated_at) VALUES (?, 1, ?, ?)",
+                (table.table_id, text, table.updated_at),
+            )
+            return table
+
+        table = await self._run(lambda: _write(conn, insert))
+        self._after_write()
+        return table
+
+    async def get_table(self, table_id: str) -> StoredTable | None:
+        conn = self._db()
+
+        def read() -> StoredTable | None:
+            row = conn.execute(
+                "SELECT version, state, updated_at FROM tables"
+                " WHERE table_id = ? AND updated_at >= ?",
+                (table_id, self._cutoff()),
+            ).fetchone()
+            state = None if row is None else load_object(row[1])
+            # A state that cannot be read (edited by hand, say) is a table that is gone.
+            return None if state is None else StoredTable(table_id, row[0], state, row[2])
+
+        return await self._run(read)
+
+    async def table_compare_and_set(
+        self, table_id: str, version: int, state: dict[str, Any]
+    ) -> StoredTable | None:
+        conn = self._db()
+        text = dump_json(state)
+
+        def update() -> StoredTable | None:
+            now = self._clock()
+            row = conn.execute(
+                "UPDATE tables SET version = version + 1, state = ?, updated_at = ?"
+                " WHERE table_id = ? AND version = ? AND updated_at >= ? RETURNING version",
+                (text, now, table_id, version, now - self._ttl),
+            ).fetchone()
+            return None if row is None else StoredTable(table_id, row[0], state, now)
+
+        table = await self._run(lambda: _write(conn, update))
+        if table is not None:
+            self._after_write()
+            self._waiters.wake(table_id)
+        return table
+
+    async def _table_version(self, table_id: str) -> int | None:
+        conn = self._db()
+
+        def read() -> int | None:
+            row = conn.execute(
+                "SELECT version FROM tables WHERE table_id = ? AND updated_at >= ?",
+                (table_id, self._cutoff()),
+            ).fetchone()
+            return None if row is None else row[0]
+
+        return await self._run(read)
+
+    async def wait_table(self, table_id: str, after: int, timeout: float) -> int | None:
+        return await self._waiters.wait(table_id, after, timeout, self._table_version)
+
     async def purge_expired(self) -> int:
         self._db()
         loop = asyncio.get_running_loop()
@@ -480,9 +563,16 @@ class SqliteStore:
                 (self._clock(), PURGE_BATCH),
             ).rowcount
 
+        def tables_batch() -> int:
+            return conn.execute(
+                "DELETE FROM tables WHERE rowid IN"
+                " (SELECT rowid FROM tables WHERE updated_at < ? LIMIT ?)",
+                (cutoff, PURGE_BATCH),
+            ).rowcount
+
         removed = 0
         # Small transactions, so the other connections' writes get in between.
-        for batch in (games_batch, profiles_batch, results_batch):
+        for batch in (games_batch, profiles_batch, results_batch, tables_batch):
             while count := _write(conn, batch):
                 removed += count
         return removed

@@ -1,0 +1,1 @@
+"""Hearts with friends: tables of up to four people, bots in the empty seats, live updates."""

@@ -1,0 +1,294 @@
+"""The JSON API of tables: ``/api/hearts/tables/...`` (contract.md, "Added in the second
+round"), and their event stream, which the pages use too.
+
+Every answer and every event is the caller's own view (app/web/hearts/tables/views.py): the
+seat's hand and nobody else's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Body, Depends, Request
+from fastapi.responses import JSONResponse
+from fastapi.sse import EventSourceResponse, ServerSentEvent
+from pydantic import ConfigDict, Field
+
+from app.rules.cards import parse_card
+from app.rules.hearts import HeartsMatch
+from app.web.api_models import (
+    CARD_PATTERN,
+    ErrorResponse,
+    HeartsPass,
+    HeartsPlay,
+    VersionBody,
+    error_responses,
+    matches,
+    version_of,
+)
+from app.web.api_models import (
+    Request as RequestBody,
+)
+from app.web.api_route import ApiRoute
+from app.web.deps import Visit, VisitDep
+from app.web.errors import api_error
+from app.web.hearts.api import invalid_card
+from app.web.hearts.tables import service
+from app.web.hearts.tables.clock import TableClock
+from app.web.hearts.tables.service import REACTIONS, Table, TableRefused
+from app.web.hearts.tables.texts import refused_text
+from app.web.hearts.tables.views import TableView, table_view
+from app.web.i18n import translator
+from app.web.nickname import NicknameInvalid, clean_nickname
+from app.web.profile import update_profile
+
+router = APIRouter(prefix="/api/hearts/tables", tags=["Hearts tables"], route_class=ApiRoute)
+
+# An event stream ends after this long without a change; the browser then reconnects (with
+# Last-Event-ID), which also tells a proxy the connection is alive.
+STREAM_WAIT = 15.0
+STREAM_LIFETIME = 300.0
+
+
+class NewTable(RequestBody):
+    bot_level: Literal["easy", "normal", "hard"] = "normal"
+    turn_seconds: int | None = Field(
+        default=30, ge=service.TURN_SECONDS_MIN, le=service.TURN_SECONDS_MAX,
+        description="The turn limit in seconds (15–120), or null for none.",
+    )
+    name: str | None = Field(
+        default=None, max_length=200,
+        description="The creator's nickname (1–20 characters); the profile's when left out.",
+    )
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"bot_level": "normal", "turn_seconds": 30}]}
+    )
+
+
+class SitDown(RequestBody):
+    seat: int | None = Field(
+        default=None, ge=0, le=3, description="A free seat; any when left out."
+    )
+    name: str = Field(max_length=200, description="The player's nickname (1–20 characters).")
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"seat": 2, "name": "Lan"}]})
+
+
+class StartTable(RequestBody):
+    bot_level: Literal["easy", "normal", "hard"] | None = None
+    turn_seconds: int | None = Field(
+        default=None, ge=service.TURN_SECONDS_MIN, le=service.TURN_SECONDS_MAX
+    )
+
+
+class React(RequestBody):
+    reaction: Literal["thumbs_up", "laugh", "wow", "sad", "clap"]
+
+
+async def existing_table(table_id: str, visit: VisitDep) -> Table:
+    """The table; a missing one is a 404 before any stream starts."""
+    return await service.load(visit.store, table_id)
+
+
+def clock_of(request: Request) -> TableClock:
+    return request.app.state.table_clock
+
+
+def answer(request: Request, visit: Visit, table: Table, status: int = 200) -> JSONResponse:
+    clock_of(request).note(table)
+    view = table_view(table, visit.session_id, visit.clock())
+    return JSONResponse(view.model_dump(mode="json"), status_code=status)
+
+
+def refusal(request: Request, visit: Visit, refused: TableRefused) -> JSONResponse:
+    view = table_view(refused.table, visit.session_id, visit.clock())
+    message = refused_text(refused, translator(visit.lang))
+    body = {
+        "error": {"code": refused.reason, "message": message},
+        "state": view.model_dump(mode="json"),
+    }
+    return JSONResponse(body, status_code=refused.status)
+
+
+async def nickname(visit: Visit, raw: str) -> str | JSONResponse:
+    """The cleaned nickname, kept in the profile; or the 422 that says what is wrong."""
+    try:
+        name = clean_nickname(raw)
+    except NicknameInvalid as invalid:
+        message = translator(visit.lang).gettext(invalid.reason)
+        return api_error(422, "invalid_name", message)
+    if visit.profile.data.get("nickname") != name:
+        await update_profile(visit.store, visit.session_id, lambda d: d.update(nickname=name))
+    return name
+
+
+async def apply(
+    request: Request, visit: Visit, table_id: str, version: int | None,
+    change: service.Change, *, slow: bool = False,
+) -> JSONResponse:
+    try:
+        table = await service.change(
+            visit.store, table_id, version, change, visit.clock, slow=slow
+        )
+    except TableRefused as refused:
+        return refusal(request, visit, refused)
+    return answer(request, visit, table)
+
+
+TABLE = {"model": TableView, "description": "The caller's view of the table"}
+REFUSED = {
+    403: {"model": ErrorResponse, "description": "Not the caller's seat (or another site)."},
+    409: {"model": ErrorResponse, "description": "Refused; the view as it is now is under state."},
+}
+ACTION = {200: TABLE, **error_responses(404, 413, 422), **REFUSED}
+
+
+@router.post(
+    "", status_code=201, response_model=TableView, operation_id="hearts_create_table",
+    summary="Open a table; the caller sits South", responses=error_responses(403, 413, 422),
+)
+async def create_table(
+    request: Request, visit: VisitDep, body: Annotated[NewTable | None, Body()] = None
+):
+    body = body or NewTable()
+    raw = body.name if body.name is not None else visit.profile.data.get("nickname")
+    name: str | None = None
+    if raw is not None:
+        cleaned = await nickname(visit, raw)
+        if isinstance(cleaned, JSONResponse):
+            return cleaned
+        name = cleaned
+    table = await service.create(
+        visit.store, visit.session_id, name, body.bot_level, body.turn_seconds, visit.clock()
+    )
+    return answer(request, visit, table, 201)
+
+
+@router.get(
+    "/{table_id}", response_model=TableView, operation_id="hearts_get_table",
+    summary="The table as the caller may see it", responses=error_responses(404, 422),
+)
+async def get_table(table_id: str, request: Request, visit: VisitDep):
+    return answer(request, visit, await service.load(visit.store, table_id))
+
+
+@router.post(
+    "/{table_id}/seats", response_model=TableView, operation_id="hearts_take_seat",
+    summary="Take a seat (a free one when none is named)", responses=ACTION,
+)
+async def take_seat(table_id: str, body: SitDown, request: Request, visit: VisitDep):
+    name = await nickname(visit, body.name)
+    if isinstance(name, JSONResponse):
+        return name
+    return await apply(
+        request, visit, table_id, None, service.sit(visit.session_id, name, body.seat)
+    )
+
+
+@router.post(
+    "/{table_id}/start", response_model=TableView, operation_id="hearts_start_table",
+    summary="Start the match (the creator only); bots take the empty seats", responses=ACTION,
+)
+async def start_table(
+    table_id: str, request: Request, visit: VisitDep,
+    body: Annotated[StartTable | None, Body()] = None,
+):
+    level = None if body is None else body.bot_level
+    seconds: int | bool | None = False
+    if body is not None and "turn_seconds" in body.model_fields_set:
+        seconds = body.turn_seconds
+    change = service.start(visit.session_id, level, seconds)
+    return await apply(request, visit, table_id, None, change, slow=True)
+
+
+@router.post(
+    "/{table_id}/pass", response_model=TableView, operation_id="hearts_table_pass",
+    summary="Pass three cards from the caller's hand", responses=ACTION,
+)
+async def table_pass(table_id: str, body: HeartsPass, request: Request, visit: VisitDep):
+    if not all(matches(CARD_PATTERN, text) for text in body.cards):
+        return invalid_card(visit.lang)
+    mask = sum({1 << parse_card(text) for text in body.cards})
+
+    def action(match: HeartsMatch, seat: int) -> None:
+        service.pass_cards(match, seat, mask)
+
+    change = service.seat_action(visit.session_id, action)
+    return await apply(request, visit, table_id, body.version, change, slow=True)
+
+
+@router.post(
+    "/{table_id}/play", response_model=TableView, operation_id="hearts_table_play",
+    summary="Play a card from the caller's hand", responses=ACTION,
+)
+async def table_play(table_id: str, body: HeartsPlay, request: Request, visit: VisitDep):
+    if not matches(CARD_PATTERN, body.card):
+        return invalid_card(visit.lang)
+    card = parse_card(body.card)
+
+    def action(match: HeartsMatch, seat: int) -> None:
+        service.play_card(match, seat, card)
+
+    change = service.seat_action(visit.session_id, action)
+    return await apply(request, visit, table_id, body.version, change, slow=True)
+
+
+@router.post(
+    "/{table_id}/next-hand", response_model=TableView, operation_id="hearts_table_next_hand",
+    summary="Deal the next hand after a hand is over", responses=ACTION,
+)
+async def table_next_hand(
+    table_id: str, request: Request, visit: VisitDep,
+    body: Annotated[VersionBody | None, Body()] = None,
+):
+    change = service.seat_action(visit.session_id, service.next_hand)
+    return await apply(request, visit, table_id, version_of(body), change, slow=True)
+
+
+@router.post(
+    "/{table_id}/back", response_model=TableView, operation_id="hearts_table_back",
+    summary="Take the seat back from the bot after being away", responses=ACTION,
+)
+async def table_back(table_id: str, request: Request, visit: VisitDep):
+    return await apply(request, visit, table_id, None, service.back(visit.session_id))
+
+
+@router.post(
+    "/{table_id}/reactions", response_model=TableView, operation_id="hearts_table_react",
+    summary=f"Send one of the preset reactions ({', '.join(REACTIONS)})", responses=ACTION,
+)
+async def table_react(table_id: str, body: React, request: Request, visit: VisitDep):
+    change = service.react(visit.session_id, body.reaction)
+    return await apply(request, visit, table_id, None, change)
+
+
+@router.get(
+    "/{table_id}/events", response_class=EventSourceResponse,
+    operation_id="hearts_table_events",
+    summary="The caller's view after each change, as server-sent events (id: the version)",
+    description="The current view comes at once on every connection (so a client that "
+    "reconnects, with Last-Event-ID or not, is up to date at once); then one event per change. "
+    "The stream ends after a few minutes; EventSource reconnects by itself.",
+    responses=error_responses(404, 422),
+)
+async def table_events(
+    request: Request, visit: VisitDep, table: Annotated[Table, Depends(existing_table)]
+) -> AsyncIterator[ServerSentEvent]:
+    store, clock = visit.store, visit.clock
+    table_id = table.table_id
+    started = clock()
+    while True:
+        clock_of(request).note(table)
+        view = table_view(table, visit.session_id, clock())
+        yield ServerSentEvent(data=view.model_dump(mode="json"), id=str(table.version))
+        version = table.version
+        while version == table.version:
+            if await request.is_disconnected() or clock() - started > STREAM_LIFETIME:
+                return
+            found = await store.wait_table(table_id, version, STREAM_WAIT)
+            if found is None:
+                return
+            if found > version:
+                table = await service.load(store, table_id)
