@@ -19,6 +19,7 @@ from app.web.hearts import api as hearts_api
 from app.web.hearts import pages as hearts_pages
 from app.web.hearts.thinking import THINKING
 from app.web.hearts.tables import api as tables_api
+from app.web.hearts.tables import pages as tables_pages
 from app.web.hearts.tables.clock import TableClock
 from app.web.i18n import load_all
 from app.web.security import SecurityMiddleware
@@ -31,6 +32,7 @@ ROUTERS = (
     heart_to_heart_pages.router,
     hearts_pages.router,
     daily.router,
+    tables_pages.router,
     heart_to_heart_api.router,
     hearts_api.router,
     daily.api,

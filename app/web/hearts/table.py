@@ -189,10 +189,13 @@ def level_label(deal: str, tr: Translator) -> str:
     return {"E": tr.gettext("Easy"), "N": tr.gettext("Normal"), "H": tr.gettext("Hard")}[letter]
 
 
-def table_pieces(seen: Seen, urls: Urls, tr: Translator) -> Pieces:
-    """The table's pieces, in the order an answer sends them."""
+def table_pieces(
+    seen: Seen, urls: Urls, tr: Translator, names: tuple[str, str, str, str] | None = None
+) -> Pieces:
+    """The table's pieces, in the order an answer sends them; ``names`` are the seats' (the
+    solo match's when None; a table with friends names its players)."""
     view = seen.view
-    names = seat_names(tr)
+    names = names or seat_names(tr)
     phase = view.phase
     # The trick in progress; when none, the last finished trick stays until the next card.
     shown: tuple[PlayedCard, ...] = view.trick
