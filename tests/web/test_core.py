@@ -205,7 +205,7 @@ def _my_messages() -> set:
         options = {"extensions": "jinja2.ext.i18n"}
         ids.update(m[1] for m in extract_from_file(babel_extract, path, options=options))
     for path in (ROOT / "app" / "web").rglob("*.py"):
-        if path.parent.name == "hearts" or path.name.startswith("api"):
+        if "hearts" in path.relative_to(ROOT / "app" / "web").parts or path.name.startswith("api"):
             continue
         ids.update(m[1] for m in extract_from_file("python", path))
     return ids

@@ -54,11 +54,14 @@ STREAM_LIFETIME = 300.0
 class NewTable(RequestBody):
     bot_level: Literal["easy", "normal", "hard"] = "normal"
     turn_seconds: int | None = Field(
-        default=30, ge=service.TURN_SECONDS_MIN, le=service.TURN_SECONDS_MAX,
+        default=30,
+        ge=service.TURN_SECONDS_MIN,
+        le=service.TURN_SECONDS_MAX,
         description="The turn limit in seconds (15–120), or null for none.",
     )
     name: str | None = Field(
-        default=None, max_length=200,
+        default=None,
+        max_length=200,
         description="The creator's nickname (1–20 characters); the profile's when left out.",
     )
 
@@ -79,12 +82,21 @@ class SitDown(RequestBody):
 class StartTable(RequestBody):
     bot_level: Literal["easy", "normal", "hard"] | None = None
     turn_seconds: int | None = Field(
-        default=None, ge=service.TURN_SECONDS_MIN, le=service.TURN_SECONDS_MAX
+        default=None,
+        ge=service.TURN_SECONDS_MIN,
+        le=service.TURN_SECONDS_MAX,
+        description="Changes the turn limit set when the table was opened (null: none).",
+    )
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"bot_level": "hard", "turn_seconds": 60}]}
     )
 
 
 class React(RequestBody):
     reaction: Literal["thumbs_up", "laugh", "wow", "sad", "clap"]
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"reaction": "clap"}]})
 
 
 async def existing_table(table_id: str, visit: VisitDep) -> Table:
@@ -125,13 +137,16 @@ async def nickname(visit: Visit, raw: str) -> str | JSONResponse:
 
 
 async def apply(
-    request: Request, visit: Visit, table_id: str, version: int | None,
-    change: service.Change, *, slow: bool = False,
+    request: Request,
+    visit: Visit,
+    table_id: str,
+    version: int | None,
+    change: service.Change,
+    *,
+    slow: bool = False,
 ) -> JSONResponse:
     try:
-        table = await service.change(
-            visit.store, table_id, version, change, visit.clock, slow=slow
-        )
+        table = await service.change(visit.store, table_id, version, change, visit.clock, slow=slow)
     except TableRefused as refused:
         return refusal(request, visit, refused)
     return answer(request, visit, table)
@@ -146,8 +161,12 @@ ACTION = {200: TABLE, **error_responses(404, 413, 422), **REFUSED}
 
 
 @router.post(
-    "", status_code=201, response_model=TableView, operation_id="hearts_create_table",
-    summary="Open a table; the caller sits South", responses=error_responses(403, 413, 422),
+    "",
+    status_code=201,
+    response_model=TableView,
+    operation_id="hearts_create_table",
+    summary="Open a table; the caller sits South",
+    responses=error_responses(403, 413, 422),
 )
 async def create_table(
     request: Request, visit: VisitDep, body: Annotated[NewTable | None, Body()] = None
@@ -167,16 +186,22 @@ async def create_table(
 
 
 @router.get(
-    "/{table_id}", response_model=TableView, operation_id="hearts_get_table",
-    summary="The table as the caller may see it", responses=error_responses(404, 422),
+    "/{table_id}",
+    response_model=TableView,
+    operation_id="hearts_get_table",
+    summary="The table as the caller may see it",
+    responses=error_responses(404, 422),
 )
 async def get_table(table_id: str, request: Request, visit: VisitDep):
     return answer(request, visit, await service.load(visit.store, table_id))
 
 
 @router.post(
-    "/{table_id}/seats", response_model=TableView, operation_id="hearts_take_seat",
-    summary="Take a seat (a free one when none is named)", responses=ACTION,
+    "/{table_id}/seats",
+    response_model=TableView,
+    operation_id="hearts_take_seat",
+    summary="Take a seat (a free one when none is named)",
+    responses=ACTION,
 )
 async def take_seat(table_id: str, body: SitDown, request: Request, visit: VisitDep):
     name = await nickname(visit, body.name)
@@ -188,11 +213,16 @@ async def take_seat(table_id: str, body: SitDown, request: Request, visit: Visit
 
 
 @router.post(
-    "/{table_id}/start", response_model=TableView, operation_id="hearts_start_table",
-    summary="Start the match (the creator only); bots take the empty seats", responses=ACTION,
+    "/{table_id}/start",
+    response_model=TableView,
+    operation_id="hearts_start_table",
+    summary="Start the match (the creator only); bots take the empty seats",
+    responses=ACTION,
 )
 async def start_table(
-    table_id: str, request: Request, visit: VisitDep,
+    table_id: str,
+    request: Request,
+    visit: VisitDep,
     body: Annotated[StartTable | None, Body()] = None,
 ):
     level = None if body is None else body.bot_level
@@ -204,8 +234,11 @@ async def start_table(
 
 
 @router.post(
-    "/{table_id}/pass", response_model=TableView, operation_id="hearts_table_pass",
-    summary="Pass three cards from the caller's hand", responses=ACTION,
+    "/{table_id}/pass",
+    response_model=TableView,
+    operation_id="hearts_table_pass",
+    summary="Pass three cards from the caller's hand",
+    responses=ACTION,
 )
 async def table_pass(table_id: str, body: HeartsPass, request: Request, visit: VisitDep):
     if not all(matches(CARD_PATTERN, text) for text in body.cards):
@@ -220,8 +253,11 @@ async def table_pass(table_id: str, body: HeartsPass, request: Request, visit: V
 
 
 @router.post(
-    "/{table_id}/play", response_model=TableView, operation_id="hearts_table_play",
-    summary="Play a card from the caller's hand", responses=ACTION,
+    "/{table_id}/play",
+    response_model=TableView,
+    operation_id="hearts_table_play",
+    summary="Play a card from the caller's hand",
+    responses=ACTION,
 )
 async def table_play(table_id: str, body: HeartsPlay, request: Request, visit: VisitDep):
     if not matches(CARD_PATTERN, body.card):
@@ -236,11 +272,16 @@ async def table_play(table_id: str, body: HeartsPlay, request: Request, visit: V
 
 
 @router.post(
-    "/{table_id}/next-hand", response_model=TableView, operation_id="hearts_table_next_hand",
-    summary="Deal the next hand after a hand is over", responses=ACTION,
+    "/{table_id}/next-hand",
+    response_model=TableView,
+    operation_id="hearts_table_next_hand",
+    summary="Deal the next hand after a hand is over",
+    responses=ACTION,
 )
 async def table_next_hand(
-    table_id: str, request: Request, visit: VisitDep,
+    table_id: str,
+    request: Request,
+    visit: VisitDep,
     body: Annotated[VersionBody | None, Body()] = None,
 ):
     change = service.seat_action(visit.session_id, service.next_hand)
@@ -248,16 +289,27 @@ async def table_next_hand(
 
 
 @router.post(
-    "/{table_id}/back", response_model=TableView, operation_id="hearts_table_back",
-    summary="Take the seat back from the bot after being away", responses=ACTION,
+    "/{table_id}/back",
+    response_model=TableView,
+    operation_id="hearts_table_back",
+    summary="Take the seat back from the bot after being away",
+    responses=ACTION,
 )
-async def table_back(table_id: str, request: Request, visit: VisitDep):
-    return await apply(request, visit, table_id, None, service.back(visit.session_id))
+async def table_back(
+    table_id: str,
+    request: Request,
+    visit: VisitDep,
+    body: Annotated[VersionBody | None, Body()] = None,
+):
+    return await apply(request, visit, table_id, version_of(body), service.back(visit.session_id))
 
 
 @router.post(
-    "/{table_id}/reactions", response_model=TableView, operation_id="hearts_table_react",
-    summary=f"Send one of the preset reactions ({', '.join(REACTIONS)})", responses=ACTION,
+    "/{table_id}/reactions",
+    response_model=TableView,
+    operation_id="hearts_table_react",
+    summary=f"Send one of the preset reactions ({', '.join(REACTIONS)})",
+    responses=ACTION,
 )
 async def table_react(table_id: str, body: React, request: Request, visit: VisitDep):
     change = service.react(visit.session_id, body.reaction)
@@ -265,13 +317,23 @@ async def table_react(table_id: str, body: React, request: Request, visit: Visit
 
 
 @router.get(
-    "/{table_id}/events", response_class=EventSourceResponse,
+    "/{table_id}/events",
+    response_class=EventSourceResponse,
     operation_id="hearts_table_events",
     summary="The caller's view after each change, as server-sent events (id: the version)",
     description="The current view comes at once on every connection (so a client that "
     "reconnects, with Last-Event-ID or not, is up to date at once); then one event per change. "
     "The stream ends after a few minutes; EventSource reconnects by itself.",
-    responses=error_responses(404, 422),
+    responses={
+        # Refusals are JSON even here, where the answer itself is an event stream.
+        status: {
+            "description": answer["description"],
+            "content": {
+                "application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}
+            },
+        }
+        for status, answer in error_responses(404, 422).items()
+    },
 )
 async def table_events(
     request: Request, visit: VisitDep, table: Annotated[Table, Depends(existing_table)]
