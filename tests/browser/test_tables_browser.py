@@ -1,0 +1,99 @@
+"""A table with friends in two browsers: a phone (English) and a desktop (Vietnamese) sit with
+two bots and play a whole hand, each seeing the other's plays live through the event stream;
+a reload mid-hand keeps the seat."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from browser_kit import press, press_and_wait
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+HAND = "#ht-hand button.card"
+
+
+def table_version(page: Page, table_id: str) -> int:
+    return page.request.get(f"/api/hearts/tables/{table_id}").json()["version"]
+
+
+def caught_up(page: Page, table_id: str, other: Page) -> None:
+    """The page shows the table's latest version (the other page's change came live)."""
+    expect(page.locator("#ht-version")).to_have_value(str(table_version(other, table_id)))
+
+
+def pass_three(page: Page, device: str) -> None:
+    cards = page.locator(HAND)
+    for n in range(3):
+        press(cards.nth(n), device)
+        expect(cards.nth(n)).to_have_attribute("aria-pressed", "true")
+    press_and_wait(page, page.locator(".ht-pass-button"), device)
+
+
+def my_turn(page: Page) -> bool:
+    return page.locator(f'{HAND}:not([aria-disabled="true"])').count() > 0
+
+
+def play_one(page: Page, device: str) -> None:
+    card = page.locator(f'{HAND}:not([aria-disabled="true"])').first
+    if device == "phone":
+        press(card, device)
+        expect(card).to_have_attribute("aria-pressed", "true")
+    press_and_wait(page, card, device)
+
+
+def test_phone_and_desktop_play_a_hand_live(new_page):
+    phone, desktop = new_page("phone", "en"), new_page("desktop", "vi")
+    phone.goto("/")
+    phone.get_by_role("button", name="Play with friends").click()
+    expect(phone).to_have_url(re.compile(r"/hearts/t/[\w-]{22}$"))
+    invite = phone.locator("[data-invite]").get_attribute("href")
+    assert invite.startswith("http://") and "/hearts/t/" in invite
+    table_id = invite.rsplit("/", 1)[1]
+
+    desktop.goto(invite)
+    expect(desktop.locator('[data-action="sit"]')).to_have_count(3)
+    desktop.locator('[data-seat-row="2"] input[name="name"]').fill("Lan")
+    desktop.locator('[data-action="sit"][data-seat="2"]').click()
+    expect(desktop.locator('[data-seat-row="2"]')).to_contain_text("Lan")
+    # The creator's page shows the new player live.
+    expect(phone.locator('[data-seat-row="2"]')).to_contain_text("Lan")
+
+    phone.locator('select[name="seconds"]').select_option("none")
+    phone.locator('[data-action="start"]').click()
+    expect(phone.locator(HAND)).to_have_count(13)
+    # The desktop learns of the start live and draws the match.
+    expect(desktop.locator(HAND)).to_have_count(13)
+    # Each sees only their own hand; the other players are seats without cards.
+    phone_cards = set(phone.locator(HAND).evaluate_all("b => b.map(c => c.dataset.card)"))
+    desktop_cards = set(desktop.locator(HAND).evaluate_all("b => b.map(c => c.dataset.card)"))
+    assert not phone_cards & desktop_cards
+
+    pass_three(phone, "phone")
+    pass_three(desktop, "desktop")
+    caught_up(phone, table_id, desktop)
+    caught_up(desktop, table_id, phone)
+
+    reloaded = False
+    players = ((phone, "phone", desktop), (desktop, "desktop", phone))
+    while not phone.locator("#ht-end-dialog").count():
+        moved = False
+        for page, device, other in players:
+            caught_up(page, table_id, other)
+            if my_turn(page):
+                play_one(page, device)
+                caught_up(other, table_id, page)  # the play reached the other screen live
+                moved = True
+                break
+        assert moved, "neither player could play"
+        if not reloaded and len(desktop_cards) - desktop.locator(HAND).count() >= 4:
+            desktop.reload()  # mid-hand: the seat and the hand stay
+            expect(desktop.locator(HAND)).not_to_have_count(0)
+            reloaded = True
+    assert reloaded
+    expect(phone.locator("#ht-end-dialog")).to_be_visible()
+    expect(desktop.locator("#ht-end-dialog")).to_be_visible()
+    api = phone.request.get(f"/api/hearts/tables/{table_id}").json()
+    assert api["phase"] == "hand_over" and api["deal"] is None
