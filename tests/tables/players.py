@@ -1,5 +1,5 @@
-"""Players at a table through the JSON API, each with its own cookie and its own event stream
-(shared by the table tests and bench/load.py's table scenario)."""
+"""Players at a table through the JSON API, each with its own cookie and its own event
+stream."""
 
 from __future__ import annotations
 

@@ -137,7 +137,9 @@ async def seat_act(
     tr = translator(visit.lang)
     message = ""
     try:
-        table = await change(visit, table_id, held, apply, request)
+        # The others move while this player thinks, so the page's version is only where its
+        # catch-up starts: the rules themselves refuse a move made twice or out of turn.
+        table = await change(visit, table_id, None, apply, request)
     except TableRefused as refused:
         table, message = refused.table, refused_text(refused, tr)
     if request.headers.get("hx-request") != "true":

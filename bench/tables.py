@@ -1,0 +1,205 @@
+"""Load at tables with friends (issue 15): many tables of two people and two Normal bots, each
+person with the table's event stream open and a human's think time before each move.
+
+Measured: how long an action takes (the request, the bots' answer included), and how long
+until the other person's event stream brings the change (from the moment the action was sent).
+Errors: a transport failure, or any answer but 200 to a move the player's own view allowed
+(sent without a version, as the page does: the other person may have moved meanwhile).
+
+    nice .venv/bin/python -m bench.tables [--tables 100] [--seconds 20] [--configs sqlite:1,redis:2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import random
+import time
+from dataclasses import dataclass, field
+
+import httpx
+
+from bench.load import REDIS_URL, flush, percentile
+from bench.web import Served, browser, serve
+
+CONFIGS = "sqlite:1,sqlite:2,redis:1,redis:2"
+
+
+@dataclass
+class Stats:
+    counting_from: float
+    counting_until: float
+    actions: list[float] = field(default_factory=list)
+    deliveries: list[float] = field(default_factory=list)
+    errors: int = 0
+    samples: list[str] = field(default_factory=list)
+
+    def counts(self, started: float) -> bool:
+        return self.counting_from <= started < self.counting_until
+
+    def error(self, what: str) -> None:
+        self.errors += 1
+        if len(self.samples) < 5:
+            self.samples.append(what)
+
+
+@dataclass
+class Person:
+    client: httpx.AsyncClient
+    stream: httpx.AsyncClient
+    url: str = ""
+    view: dict = field(default_factory=dict)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class Table:
+    def __init__(self, people: list[Person], stats: Stats) -> None:
+        self.people = people
+        self.stats = stats
+        self.sent: dict[int, float] = {}  # version an action made -> when it was sent
+
+    async def listen(self, person: Person, other: int) -> None:
+        async with person.stream.stream("GET", f"{person.url}/events") as answer:
+            data = None
+            async for line in answer.aiter_lines():
+                if line.startswith("data:"):
+                    data = json.loads(line[5:])
+                elif not line and data is not None:
+                    person.view, data = data, None
+                    person.changed.set()
+                    sent = self.sent.pop(person.view["version"], None)
+                    if sent is not None and self.stats.counts(sent):
+                        self.stats.deliveries.append(time.monotonic() - sent)
+
+    async def move(self, seat: int, person: Person, rng: random.Random,
+                   think: tuple[float, float]) -> None:
+        view = person.view
+        if view.get("phase") == "passing" and not view["pass_chosen"]:
+            verb, body = "pass", {"cards": view["hand"][:3]}
+        elif view.get("phase") == "playing" and view["turn"] == view["my_seat"]:
+            verb, body = "play", {"card": rng.choice(view["legal"])}
+        elif view.get("phase") == "hand_over" and seat == 0:
+            verb, body = "next-hand", {}
+        else:
+            if person.view is view:  # nothing came since the view was read (no await between)
+                person.changed.clear()
+                await person.changed.wait()
+            return
+        await asyncio.sleep(rng.uniform(*think))
+        sent = time.monotonic()
+        answer = await person.client.post(f"{person.url}/{verb}", json=body)
+        took = time.monotonic() - sent
+        if answer.status_code != 200:
+            self.stats.error(f"{verb}: {answer.status_code} {answer.text[:160]}")
+            return
+        version = answer.json()["version"]
+        if self.stats.counts(sent):
+            self.stats.actions.append(took)
+            self.sent[version] = sent
+        person.view = answer.json() if answer.json()["version"] >= view["version"] else view
+
+
+async def run_config(server: Served, tables: int, seconds: float, ramp: float,
+                     think: tuple[float, float], seed: int) -> tuple[Stats, float]:
+    start = time.monotonic()
+    stats = Stats(start + ramp, start + ramp + seconds)
+    rng = random.Random(seed)
+    clients: list[httpx.AsyncClient] = []
+
+    def person() -> Person:
+        made = Person(browser(server.base_url), browser(server.base_url))
+        clients.extend((made.client, made.stream))
+        return made
+
+    async def one(index: int) -> None:
+        await asyncio.sleep(ramp * index / tables)
+        own = random.Random(rng.random())
+        people = [person(), person()]
+        created = await people[0].client.post(
+            "/api/hearts/tables", json={"bot_level": "normal", "turn_seconds": None, "name": "A"}
+        )
+        url = f"/api/hearts/tables/{created.json()['table_id']}"
+        await people[1].client.post(f"{url}/seats", json={"seat": 2, "name": "B"})
+        for p in people:
+            p.url = url
+            # The stream is the same browser on a second connection, as EventSource is.
+            p.stream.cookies = p.client.cookies
+        table = Table(people, stats)
+        listeners = [asyncio.create_task(table.listen(p, 1 - n)) for n, p in enumerate(people)]
+        await people[0].client.post(f"{url}/start")
+
+        async def seat(n: int) -> None:
+            while time.monotonic() < stats.counting_until:
+                try:
+                    await table.move(n, people[n], own, think)
+                except httpx.HTTPError as error:
+                    stats.error(f"{type(error).__name__}: {error}")
+
+        try:
+            await asyncio.wait_for(asyncio.gather(seat(0), seat(1)),
+                                   stats.counting_until - time.monotonic() + 30)
+        except TimeoutError:
+            pass
+        finally:
+            for task in listeners:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, httpx.HTTPError):
+                    await task
+
+    cpu = 0.0
+    try:
+        async def window() -> float:
+            await asyncio.sleep(ramp)
+            before = server.cpu_seconds()
+            await asyncio.sleep(seconds)
+            return server.cpu_seconds() - before
+
+        cpu, *_ = await asyncio.gather(window(), *(one(i) for i in range(tables)))
+    finally:
+        for client in clients:
+            await client.aclose()
+    return stats, cpu
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--ramp", type=float, default=10.0)
+    parser.add_argument("--think", type=float, nargs=2, default=(1.5, 4.5))
+    parser.add_argument("--configs", default=CONFIGS)
+    parser.add_argument("--redis", default=REDIS_URL, help="a spare database: it is flushed")
+    parser.add_argument("--seed", type=int, default=15)
+    arguments = parser.parse_args(argv)
+    print(f"{arguments.tables} tables of two people and two Normal bots, think "
+          f"{arguments.think[0]}–{arguments.think[1]} s, {arguments.seconds:.0f} s measured")
+    print()
+    print("| store | workers | actions | errors | action p50/p99 ms | event p50/p99 ms "
+          "| server CPU ms/action |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for config in arguments.configs.split(","):
+        store, workers = config.split(":")
+        url = arguments.redis if store == "redis" else None
+        if url:
+            flush(url)
+        try:
+            with serve(url, int(workers)) as server:
+                stats, cpu = asyncio.run(run_config(
+                    server, arguments.tables, arguments.seconds, arguments.ramp,
+                    tuple(arguments.think), arguments.seed))
+        finally:
+            if url:
+                flush(url)
+        a, d = stats.actions, stats.deliveries
+        print(f"| {store} | {workers} | {len(a)} | {stats.errors} | "
+              f"{percentile(a, .5) * 1e3:.0f}/{percentile(a, .99) * 1e3:.0f} | "
+              f"{percentile(d, .5) * 1e3:.0f}/{percentile(d, .99) * 1e3:.0f} | "
+              f"{cpu / max(len(a), 1) * 1e3:.1f} |", flush=True)
+        for sample in stats.samples:
+            print(f"  error: {sample[:300]}")
+
+
+if __name__ == "__main__":
+    main()
