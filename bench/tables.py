@@ -73,8 +73,9 @@ class Table:
                     if sent is not None and self.stats.counts(sent):
                         self.stats.deliveries.append(time.monotonic() - sent)
 
-    async def move(self, seat: int, person: Person, rng: random.Random,
-                   think: tuple[float, float]) -> None:
+    async def move(
+        self, seat: int, person: Person, rng: random.Random, think: tuple[float, float]
+    ) -> None:
         view = person.view
         if view.get("phase") == "passing" and not view["pass_chosen"]:
             verb, body = "pass", {"cards": view["hand"][:3]}
@@ -101,8 +102,9 @@ class Table:
         person.view = answer.json() if answer.json()["version"] >= view["version"] else view
 
 
-async def run_config(server: Served, tables: int, seconds: float, ramp: float,
-                     think: tuple[float, float], seed: int) -> tuple[Stats, float]:
+async def run_config(
+    server: Served, tables: int, seconds: float, ramp: float, think: tuple[float, float], seed: int
+) -> tuple[Stats, float]:
     start = time.monotonic()
     stats = Stats(start + ramp, start + ramp + seconds)
     rng = random.Random(seed)
@@ -138,8 +140,9 @@ async def run_config(server: Served, tables: int, seconds: float, ramp: float,
                     stats.error(f"{type(error).__name__}: {error}")
 
         try:
-            await asyncio.wait_for(asyncio.gather(seat(0), seat(1)),
-                                   stats.counting_until - time.monotonic() + 30)
+            await asyncio.wait_for(
+                asyncio.gather(seat(0), seat(1)), stats.counting_until - time.monotonic() + 30
+            )
         except TimeoutError:
             pass
         finally:
@@ -150,6 +153,7 @@ async def run_config(server: Served, tables: int, seconds: float, ramp: float,
 
     cpu = 0.0
     try:
+
         async def window() -> float:
             await asyncio.sleep(ramp)
             before = server.cpu_seconds()
@@ -173,11 +177,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--redis", default=REDIS_URL, help="a spare database: it is flushed")
     parser.add_argument("--seed", type=int, default=15)
     arguments = parser.parse_args(argv)
-    print(f"{arguments.tables} tables of two people and two Normal bots, think "
-          f"{arguments.think[0]}–{arguments.think[1]} s, {arguments.seconds:.0f} s measured")
+    print(
+        f"{arguments.tables} tables of two people and two Normal bots, think "
+        f"{arguments.think[0]}–{arguments.think[1]} s, {arguments.seconds:.0f} s measured"
+    )
     print()
-    print("| store | workers | actions | errors | action p50/p99 ms | event p50/p99 ms "
-          "| server CPU ms/action |")
+    print(
+        "| store | workers | actions | errors | action p50/p99 ms | event p50/p99 ms "
+        "| server CPU ms/action |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|")
     for config in arguments.configs.split(","):
         store, workers = config.split(":")
@@ -186,17 +194,27 @@ def main(argv: list[str] | None = None) -> None:
             flush(url)
         try:
             with serve(url, int(workers)) as server:
-                stats, cpu = asyncio.run(run_config(
-                    server, arguments.tables, arguments.seconds, arguments.ramp,
-                    tuple(arguments.think), arguments.seed))
+                stats, cpu = asyncio.run(
+                    run_config(
+                        server,
+                        arguments.tables,
+                        arguments.seconds,
+                        arguments.ramp,
+                        tuple(arguments.think),
+                        arguments.seed,
+                    )
+                )
         finally:
             if url:
                 flush(url)
         a, d = stats.actions, stats.deliveries
-        print(f"| {store} | {workers} | {len(a)} | {stats.errors} | "
-              f"{percentile(a, .5) * 1e3:.0f}/{percentile(a, .99) * 1e3:.0f} | "
-              f"{percentile(d, .5) * 1e3:.0f}/{percentile(d, .99) * 1e3:.0f} | "
-              f"{cpu / max(len(a), 1) * 1e3:.1f} |", flush=True)
+        print(
+            f"| {store} | {workers} | {len(a)} | {stats.errors} | "
+            f"{percentile(a, 0.5) * 1e3:.0f}/{percentile(a, 0.99) * 1e3:.0f} | "
+            f"{percentile(d, 0.5) * 1e3:.0f}/{percentile(d, 0.99) * 1e3:.0f} | "
+            f"{cpu / max(len(a), 1) * 1e3:.1f} |",
+            flush=True,
+        )
         for sample in stats.samples:
             print(f"  error: {sample[:300]}")
 

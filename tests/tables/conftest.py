@@ -30,10 +30,27 @@ def free_port() -> int:
 def launch(store_url: str, workdir: Path, *args: str) -> tuple[subprocess.Popen, str]:
     port = free_port()
     env = {**os.environ, "CARDROOM_STORE_URL": store_url, "CARDROOM_SECRET_KEY": SECRET_KEY}
-    command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
-               "--port", str(port), "--no-access-log", "--log-level", "warning", *args]
-    process = subprocess.Popen(command, cwd=Path(__file__).parents[2], env=env,
-                               start_new_session=True, stdout=subprocess.DEVNULL)
+    command = [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "app.main:app",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--no-access-log",
+        "--log-level",
+        "warning",
+        *args,
+    ]
+    process = subprocess.Popen(
+        command,
+        cwd=Path(__file__).parents[2],
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+    )
     base_url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + START_TIMEOUT
     while True:

@@ -5,6 +5,7 @@ between them), and on SQLite with two workers."""
 from __future__ import annotations
 
 import asyncio
+import json
 import statistics
 import time
 
@@ -171,3 +172,27 @@ async def test_four_players_play_a_whole_match(servers, kind):
     delays = await play_match(servers(kind))
     # Every event reached every seat (reached() waits up to 10 s); most well within a second.
     assert statistics.median(delays) < 1.0
+
+
+async def test_a_reconnect_gets_the_current_view_at_once(servers):
+    (url,) = servers("sqlite")
+    creator = Player.at(url)
+    try:
+        created = await creator.client.post("/api/hearts/tables", json={"turn_seconds": None})
+        creator.table_id = created.json()["table_id"]
+        version = await act(creator, "start")
+        # As EventSource does after a drop: Last-Event-ID is the last version it saw.
+        async with creator.client.stream(
+            "GET", creator.url("events"), headers={"last-event-id": str(version)}
+        ) as stream:
+            lines = []
+            async for line in stream.aiter_lines():
+                lines.append(line)
+                if not line and any(x.startswith("data:") for x in lines):
+                    break
+        fields = dict(line.split(":", 1) for line in lines if line and ":" in line)
+        assert int(fields["id"]) == version
+        view = json.loads(fields["data"])
+        assert view["version"] == version and view["my_seat"] == 0 and len(view["hand"]) == 13
+    finally:
+        await creator.close()
