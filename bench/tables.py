@@ -34,6 +34,7 @@ class Stats:
     actions: list[float] = field(default_factory=list)
     deliveries: list[float] = field(default_factory=list)
     errors: int = 0
+    resent: int = 0
     samples: list[str] = field(default_factory=list)
 
     def counts(self, started: float) -> bool:
@@ -58,20 +59,29 @@ class Table:
     def __init__(self, people: list[Person], stats: Stats) -> None:
         self.people = people
         self.stats = stats
-        self.sent: dict[int, float] = {}  # version an action made -> when it was sent
+        # The version an action made -> when it was sent, and by which seat.
+        self.sent: dict[int, tuple[float, int]] = {}
 
-    async def listen(self, person: Person, other: int) -> None:
+    async def listen(self, person: Person, seat: int) -> None:
         async with person.stream.stream("GET", f"{person.url}/events") as answer:
             data = None
             async for line in answer.aiter_lines():
                 if line.startswith("data:"):
                     data = json.loads(line[5:])
                 elif not line and data is not None:
-                    person.view, data = data, None
-                    person.changed.set()
-                    sent = self.sent.pop(person.view["version"], None)
-                    if sent is not None and self.stats.counts(sent):
-                        self.stats.deliveries.append(time.monotonic() - sent)
+                    self.delivered(seat, data["version"])
+                    # The answer to this person's own action may have brought it already.
+                    if data["version"] > person.view.get("version", 0):
+                        person.view = data
+                        person.changed.set()
+                    data = None
+
+    def delivered(self, seat: int, version: int) -> None:
+        """The other person's actions up to ``version`` reached ``seat``'s screen now."""
+        for made in [v for v, (_, actor) in self.sent.items() if v <= version and actor != seat]:
+            sent, _ = self.sent.pop(made)
+            if self.stats.counts(sent):
+                self.stats.deliveries.append(time.monotonic() - sent)
 
     async def move(
         self, seat: int, person: Person, rng: random.Random, think: tuple[float, float]
@@ -90,7 +100,13 @@ class Table:
             return
         await asyncio.sleep(rng.uniform(*think))
         sent = time.monotonic()
-        answer = await person.client.post(f"{person.url}/{verb}", json=body)
+        try:
+            answer = await person.client.post(f"{person.url}/{verb}", json=body)
+        except (httpx.RemoteProtocolError, httpx.ReadError):
+            # The server closed the idle kept-alive connection as the request went out (5 s
+            # in uvicorn); a browser sends it again on a new connection, and so does this.
+            self.stats.resent += 1
+            answer = await person.client.post(f"{person.url}/{verb}", json=body)
         took = time.monotonic() - sent
         if answer.status_code != 200:
             self.stats.error(f"{verb}: {answer.status_code} {answer.text[:160]}")
@@ -98,8 +114,9 @@ class Table:
         version = answer.json()["version"]
         if self.stats.counts(sent):
             self.stats.actions.append(took)
-            self.sent[version] = sent
-        person.view = answer.json() if answer.json()["version"] >= view["version"] else view
+            self.sent[version] = (sent, seat)
+        if version > person.view.get("version", 0):
+            person.view = answer.json()
 
 
 async def run_config(
@@ -129,7 +146,7 @@ async def run_config(
             # The stream is the same browser on a second connection, as EventSource is.
             p.stream.cookies = p.client.cookies
         table = Table(people, stats)
-        listeners = [asyncio.create_task(table.listen(p, 1 - n)) for n, p in enumerate(people)]
+        listeners = [asyncio.create_task(table.listen(p, n)) for n, p in enumerate(people)]
         await people[0].client.post(f"{url}/start")
 
         async def seat(n: int) -> None:
