@@ -164,7 +164,10 @@ async def load(store: GameStore, table_id: str) -> Table:
     stored = await store.get_table(table_id) if len(table_id) < 64 else None
     if stored is None:
         raise GameNotFound(NOT_FOUND)
-    return Table.load(stored)
+    try:
+        return Table.load(stored)
+    except (KeyError, TypeError, HeartsError) as error:  # a state this version cannot read
+        raise GameNotFound(NOT_FOUND) from error
 
 
 Change = Callable[[Table], list[PlayedCard]]
