@@ -17,7 +17,7 @@ import pytest
 import redis
 
 REDIS_URL = os.environ.get("CARDROOM_RELIABILITY_REDIS_URL", "redis://127.0.0.1:6379/14")
-SECRET_KEY = "tables-test-key"
+SECRET_KEY = "tables-test-key-tables-test-key-tables-test-key"
 START_TIMEOUT = 30.0
 
 
