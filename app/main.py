@@ -17,10 +17,10 @@ from app.web.heart_to_heart import api as heart_to_heart_api
 from app.web.heart_to_heart import pages as heart_to_heart_pages
 from app.web.hearts import api as hearts_api
 from app.web.hearts import pages as hearts_pages
-from app.web.hearts.thinking import THINKING
 from app.web.hearts.tables import api as tables_api
 from app.web.hearts.tables import pages as tables_pages
 from app.web.hearts.tables.clock import TableClock
+from app.web.hearts.thinking import THINKING
 from app.web.i18n import load_all
 from app.web.security import SecurityMiddleware
 from app.web.session import SessionMiddleware

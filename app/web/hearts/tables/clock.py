@@ -18,6 +18,7 @@ from app.store import GameStore, StoreError
 from app.web.games import GameNotFound
 from app.web.hearts.tables import service
 from app.web.hearts.tables.service import Table, TableRefused
+from app.web.hearts.thinking import Busy
 
 logger = logging.getLogger(__name__)
 
@@ -59,8 +60,8 @@ class TableClock:
         except GameNotFound:
             self._deadlines.pop(table_id, None)
             return
-        except StoreError:
-            logger.exception("the turn limit of table %s could not be applied", table_id)
+        except (StoreError, Busy):  # tried again on the next tick
+            logger.warning("the turn limit of table %s could not be applied yet", table_id)
             return
         self.note(table)
 

@@ -17,8 +17,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from starlette.concurrency import run_in_threadpool
-
 from app.bots import choose_pass, choose_play, decision_seed
 from app.bots.driver import pass_for_bots, play_bots
 from app.rules.cards import CardError
@@ -26,6 +24,7 @@ from app.rules.hearts import NUM_SEATS, HeartsError, HeartsMatch, PlayedCard
 from app.store import GameStore, StoredTable
 from app.web.games import GameNotFound
 from app.web.hearts.service import moon_of, random_code
+from app.web.hearts.thinking import THINKING
 from app.web.profile import record_hearts_match
 
 NOT_FOUND = "This table does not exist, or it has expired."
@@ -185,35 +184,37 @@ async def change(
     """Apply ``apply`` to the table (held at ``version``; None: whatever is current) and
     store it by compare-and-set, retrying on the table as it then is when another change got
     in first and no version was given. ``apply`` raises TableRefused to refuse; ``slow``
-    runs it off the event loop (the bots may search)."""
-    for _ in range(CAS_ATTEMPTS):
-        table = await load(store, table_id)
-        if version is not None and version != table.version:
-            raise TableRefused(409, "stale_version", table)
-        was_over = table.match is not None and table.match.phase == "match_over"
-        try:
-            plays = await run_in_threadpool(apply, table) if slow else apply(table)
-        except (HeartsError, CardError) as error:
-            raise RulesRefused(error, await load(store, table_id)) from error
-        except TableRefused as refused:
-            refused.table = await load(store, table_id)
-            raise
-        table.changed_at = now()
-        hand = 0 if table.match is None else table.match.hand_number
-        table.log = [
-            *table.log[-(LOG_LENGTH - 1) :],
-            [table.version + 1, hand, [[p.seat, p.card] for p in plays]],
-        ]
-        saved = await store.table_compare_and_set(table_id, table.version, table.to_json())
-        if saved is None:
-            if version is not None:
-                raise TableRefused(409, "stale_version", await load(store, table_id))
-            continue
-        table.version = saved.version
-        if table.match is not None and table.match.phase == "match_over" and not was_over:
-            await record(store, table)
-        return table
-    raise TableRefused(409, "busy", await load(store, table_id))
+    runs it in the bots' threads (app/web/hearts/thinking.py: they may search). This process
+    applies one change of a table at a time, so its own requests do not race each other."""
+    async with THINKING.turn_of(f"table:{table_id}"):
+        for _ in range(CAS_ATTEMPTS):
+            table = await load(store, table_id)
+            if version is not None and version != table.version:
+                raise TableRefused(409, "stale_version", table)
+            was_over = table.match is not None and table.match.phase == "match_over"
+            try:
+                plays = await THINKING.run(apply, table) if slow else apply(table)
+            except (HeartsError, CardError) as error:
+                raise RulesRefused(error, await load(store, table_id)) from error
+            except TableRefused as refused:
+                refused.table = await load(store, table_id)
+                raise
+            table.changed_at = now()
+            hand = 0 if table.match is None else table.match.hand_number
+            table.log = [
+                *table.log[-(LOG_LENGTH - 1) :],
+                [table.version + 1, hand, [[p.seat, p.card] for p in plays]],
+            ]
+            saved = await store.table_compare_and_set(table_id, table.version, table.to_json())
+            if saved is None:
+                if version is not None:
+                    raise TableRefused(409, "stale_version", await load(store, table_id))
+                continue
+            table.version = saved.version
+            if table.match is not None and table.match.phase == "match_over" and not was_over:
+                await record(store, table)
+            return table
+        raise TableRefused(409, "busy", await load(store, table_id))
 
 
 async def record(store: GameStore, table: Table) -> None:
