@@ -43,7 +43,7 @@ from app.web.i18n import translator
 from app.web.nickname import NicknameInvalid, clean_nickname
 from app.web.profile import update_profile
 
-router = APIRouter(prefix="/api/hearts/tables", tags=["Hearts tables"], route_class=ApiRoute)
+router = APIRouter(prefix="/api/hearts/tables", tags=["Hearts"], route_class=ApiRoute)
 
 # An event stream ends after this long without a change; the browser then reconnects (with
 # Last-Event-ID), which also tells a proxy the connection is alive.
