@@ -597,6 +597,10 @@ class HeartsMatch:
         self._state = self._undo.pop()
         self._assisted = True
 
+    def mark_assisted(self) -> None:
+        """The player had help other than undo (a hint): the match counts as assisted."""
+        self._assisted = True
+
     def next_hand(self) -> None:
         st = self._state
         if st.phase != "hand_over":

@@ -13,6 +13,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
 
 from app.rules.deal_codes import DealCodeError
 from app.rules.heart_to_heart import (
@@ -47,7 +48,7 @@ from app.web.api_route import ApiRoute
 from app.web.deps import ProfileDep, SessionId, StoreDep, Visit, VisitDep
 from app.web.errors import api_error
 from app.web.games import Loaded, StaleVersion
-from app.web.heart_to_heart import service
+from app.web.heart_to_heart import assists, service
 from app.web.heart_to_heart.service import KIND, LoadedGame, Options, Refused
 from app.web.heart_to_heart.texts import deal_error_message, move_error, undo_refusal
 from app.web.i18n import translator
@@ -190,3 +191,39 @@ async def get_options(profile: ProfileDep):
 async def put_options(body: HeartToHeartOptions, store: StoreDep, session_id: SessionId):
     await service.store_options(store, session_id, Options(**body.model_dump()))
     return body
+
+
+class HeartToHeartHint(BaseModel):
+    """The next step of a winning line (contract.md, "Added in the second round")."""
+
+    winnable: bool = Field(description="Whether the game can still be won from here.")
+    targets: list[str] = Field(
+        description="The taps of the next move of a winning line, in order: heart:N, stock, "
+        "waste. Empty when there is no line (or the game is won)."
+    )
+    undo_to_winnable: int | None = Field(
+        description="With no winning line: the fewest undos that reach a position with one "
+        "(null when undo cannot)."
+    )
+    version: int = Field(description="The game's version now: a hint marks the game assisted.")
+
+
+@router.get(
+    "/games/{game_id}/hint",
+    response_model=HeartToHeartHint,
+    responses=error_responses(404, 409, 422, conflict=HeartToHeartConflict),
+    operation_id="heart_to_heart_hint",
+    summary="A hint: the next move of a winning line (the game counts as assisted)",
+)
+async def hint(game_id: str, visit: VisitDep):
+    timing = service.wall_time(visit.clock())
+    try:
+        turn, given = await assists.ask(visit.store, visit.session_id, game_id, None, timing)
+    except StaleVersion as stale:  # another request changed the game meanwhile
+        return stale_answer(game_state(stale.current, Options.of(visit.profile)), visit.lang)
+    return HeartToHeartHint(
+        winnable=given.winnable,
+        targets=[target_text(t) for t in given.targets],
+        undo_to_winnable=given.undo_to_winnable,
+        version=turn.after.stored.version,
+    )

@@ -15,7 +15,14 @@ from collections.abc import Callable
 
 from markupsafe import Markup
 
-from app.rules.heart_to_heart import HEART_SIZE, HeartToHeartGame, Target, rank_name
+from app.rules.heart_to_heart import (
+    HEART_SIZE,
+    HeartToHeartGame,
+    Target,
+    rank_name,
+    target_text,
+)
+from app.web.heart_to_heart.assists import Hint
 from app.web.heart_to_heart.service import LoadedGame, Options, keep
 from app.web.i18n import heart_name
 from app.web.pieces import Piece, Pieces, changed, render, render_all, render_once
@@ -127,3 +134,10 @@ def piece_renderer(board: Pieces, lang: str) -> Callable[[str], Markup]:
         return render(TEMPLATE, board[name], lang)
 
     return piece
+
+
+def hint_marks(hint: Hint | None, lang: str, *, oob: bool = False) -> Markup:
+    """The ``h2h-hint`` piece: the targets a hint marks ("heart:7 waste"), which
+    static/js/hint-marks.js sets ``data-hint`` on as it is swapped in."""
+    targets = "" if hint is None else " ".join(map(target_text, hint.targets))
+    return render_once(TEMPLATE, Piece("hint", (targets,)), lang, oob=oob)

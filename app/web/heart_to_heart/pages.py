@@ -38,8 +38,14 @@ from app.rules.heart_to_heart_solver import replay, solve_moves
 from app.web.deps import Lang, ProfileDep, SessionId, StoreDep, Visit, VisitDep
 from app.web.errors import PageError
 from app.web.games import StaleVersion
-from app.web.heart_to_heart import service
-from app.web.heart_to_heart.board import build_board, changes, piece_renderer, stored_board
+from app.web.heart_to_heart import assists, service
+from app.web.heart_to_heart.board import (
+    build_board,
+    changes,
+    hint_marks,
+    piece_renderer,
+    stored_board,
+)
 from app.web.heart_to_heart.service import LoadedGame, Options, Refused
 from app.web.heart_to_heart.texts import deal_error_message, move_error, undo_refusal
 from app.web.i18n import heart_name, rank_word, translator
@@ -103,9 +109,11 @@ def game_page(
     message: str | None = None,
     question: str | None = None,
     ask_new: str | None = None,
+    hint: assists.Hint | None = None,
 ) -> HTMLResponse:
     board = stored_board(loaded, undo_url(loaded.stored.game_id), options, lang)
     context = {
+        "hint_marks": hint_marks(hint, lang),
         "game": loaded.game,
         "game_id": loaded.stored.game_id,
         "share_url": request.app.state.settings.public_link(
@@ -329,6 +337,28 @@ async def undo(game_id: str, request: Request, visit: VisitDep) -> Response:
         lambda game: game.undo(),
         lambda turn, options: translator(visit.lang).gettext("Move taken back"),
     )
+
+
+@router.post("/games/{game_id}/hint", name="heart_to_heart_hint")
+async def hint(game_id: str, request: Request, visit: VisitDep) -> Response:
+    """The next move of a winning line, marked on its cards by static/js/hint-marks.js from the
+    ``h2h-hint`` piece (or how far back undo must go when there is none)."""
+    form = await read_action(request, with_target=False)
+    options, lang = Options.of(visit.profile), visit.lang
+    timing = service.screen_time(form.elapsed, visit.clock())
+    try:
+        turn, given = await assists.ask(
+            visit.store, visit.session_id, game_id, form.version, timing
+        )
+    except StaleVersion as stale:
+        return stale_answer(request, stale.current, options, lang)
+    message = assists.hint_message(given, lang)
+    if request.headers.get("hx-request") != "true":
+        return game_page(request, turn.after, options, lang, message=message, hint=given)
+    before = stored_board(turn.before, undo_url(game_id), options, lang)
+    after = stored_board(turn.after, undo_url(game_id), options, lang)
+    marks = hint_marks(given, lang, oob=True)
+    return answer(changes(before, after, lang) + marks + status(message))
 
 
 def stale_answer(request: Request, loaded: LoadedGame, options: Options, lang: str) -> Response:

@@ -11,6 +11,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
 
 from app.rules.cards import card_text, cards_in, parse_card
 from app.rules.deal_codes import DealCodeError
@@ -29,6 +30,7 @@ from app.web.api_models import (
     StateRoutes,
     VersionBody,
     conflict_answer,
+    error_responses,
     game_fields,
     links_to,
     matches,
@@ -39,7 +41,7 @@ from app.web.api_route import ApiRoute
 from app.web.deps import Visit, VisitDep
 from app.web.errors import api_error
 from app.web.games import Loaded, StaleVersion
-from app.web.hearts import service
+from app.web.hearts import assists, service
 from app.web.hearts.service import KIND, LoadedMatch, Refused
 from app.web.hearts.texts import deal_error_message, refusal_text, seat_names
 from app.web.i18n import translator
@@ -223,3 +225,28 @@ async def deal_next_hand(
     game_id: str, visit: VisitDep, body: Annotated[VersionBody | None, Body()] = None
 ):
     return await act(visit, game_id, version_of(body), service.next_hand)
+
+
+class HeartsHint(BaseModel):
+    """The Hard bot's choice from the player's view (contract.md, "Added in the second
+    round")."""
+
+    cards: list[str] = Field(
+        description="Three cards while passing, one while playing, empty otherwise."
+    )
+    version: int = Field(description="The match's version now: a hint marks it assisted.")
+
+
+@router.get(
+    "/games/{game_id}/hint",
+    response_model=HeartsHint,
+    responses=error_responses(404, 409, 422, conflict=HeartsConflict),
+    operation_id="hearts_hint",
+    summary="A hint: the cards the Hard bot would pass or play (the match counts as assisted)",
+)
+async def hint(game_id: str, visit: VisitDep):
+    try:
+        loaded, cards = await assists.ask(visit.store, visit.session_id, game_id, None)
+    except StaleVersion as stale:  # another request changed the match meanwhile
+        return stale_answer(match_state(stale.current, visit.lang), visit.lang)
+    return HeartsHint(cards=_cards(cards), version=loaded.stored.version)

@@ -15,20 +15,21 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 
-from app.rules.cards import parse_card
+from app.rules.cards import cards_in, parse_card
 from app.rules.deal_codes import DealCode, DealCodeError
 from app.rules.hearts import BOT_LEVELS, HUMAN, HeartsMatch, PlayedCard, parse_match_code
 from app.web.daily_codes import HEARTS, daily_date
 from app.web.deps import ClockDep, Lang, SessionId, StoreDep, Visit, VisitDep
 from app.web.errors import PageError
 from app.web.games import StaleVersion
-from app.web.hearts import service
+from app.web.hearts import assists, service
 from app.web.hearts.service import LoadedMatch, Refused, Seen
 from app.web.hearts.table import (
     TEMPLATE,
     Urls,
     changes,
     everything,
+    hint_marks,
     last_trick,
     narration,
     piece_renderer,
@@ -79,6 +80,8 @@ def hearts_page(
             request.app.url_path_for("hearts_deal", code=deal)
         ),
         "ask_deal": str(ask_deal) if ask_deal else None,
+        "hint_url": router.url_path_for("hearts_hint", game_id=loaded.stored.game_id),
+        "hint_marks": hint_marks(0, lang),
         "live": notice,
     }
     return page(request, "hearts/page.html", context, lang, status=status)
@@ -252,3 +255,32 @@ async def hearts_next_hand(
     request: Request, game_id: str, visit: VisitDep, version: VersionField = None
 ) -> Response:
     return await act(request, visit, game_id, version, service.next_hand)
+
+
+@router.post("/games/{game_id}/hint", name="hearts_hint")
+async def hearts_hint(
+    request: Request, game_id: str, visit: VisitDep, version: VersionField = None
+) -> Response:
+    """The cards Hard would pass or play, marked by static/js/hint-marks.js from the
+    ``ht-hint-marks`` piece, with the version (a first hint stores the match as assisted)."""
+    lang = visit.lang
+    tr = translator(lang)
+    htmx = request.headers.get("hx-request") == "true"
+    try:
+        loaded, cards = await assists.ask(
+            visit.store, visit.session_id, game_id, _parse_version(version)
+        )
+    except StaleVersion as stale:
+        message = tr.gettext("The table had changed; here it is now.")
+        return _current(stale.current, lang, htmx, message)
+    if not htmx:
+        return to_game()
+    names = ", ".join(tr.card_name(c) for c in cards_in(cards))
+    if not cards:
+        message = tr.gettext("Nothing to choose now: no hint.")
+    elif loaded.game.phase == "passing":
+        message = tr.gettext("Hint: the Hard bot would pass %(cards)s.") % {"cards": names}
+    else:
+        message = tr.gettext("Hint: the Hard bot would play %(card)s.") % {"card": names}
+    new_version = render_once(TEMPLATE, Piece("version", (loaded.stored.version,)), lang, oob=True)
+    return answer(new_version + hint_marks(cards, lang, oob=True) + status(message))

@@ -378,3 +378,10 @@ def everything(pieces: Pieces, lang: str) -> list[Markup]:
 def piece_renderer(pieces: Pieces, lang: str) -> Callable[[str], Markup]:
     """``piece(id)`` for the page template: one piece in place."""
     return lambda name: render(TEMPLATE, pieces[name], lang)
+
+
+def hint_marks(cards: int, lang: str, *, oob: bool = False) -> Markup:
+    """The ``ht-hint-marks`` piece: the cards a hint marks ("QS 2C"), which
+    static/js/hint-marks.js sets ``data-hint`` on as it is swapped in."""
+    codes = " ".join(card_text(c) for c in cards_in(cards))
+    return render_once(TEMPLATE, Piece("hint_marks", (codes,)), lang, oob=oob)

@@ -1,0 +1,129 @@
+"""Hearts hints: always legal, the same for the same view whatever the hidden cards are, and
+given by the API and the page (marking the match assisted)."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from app.bots.driver import pass_for_bots, play_bots
+from app.rules.cards import cards_in, suit_of
+from app.rules.deal_codes import DealCode
+from app.rules.hearts import HUMAN, HeartsMatch
+from app.web.hearts.assists import hint_cards
+
+API = "/api/hearts"
+HX = {"hx-request": "true"}
+
+
+def player_decisions(number: int):
+    """Each decision of the player in the first two hands of a match with Normal bots, the
+    player following the hint: (match before the decision, hint)."""
+    match = HeartsMatch.new(DealCode("HT1", "N", number))
+    play_bots(match)
+    while match.hand_number <= 2 and match.phase in ("passing", "playing", "hand_over"):
+        if match.phase == "hand_over":
+            match.next_hand()
+            play_bots(match)
+            continue
+        hint = hint_cards(match.view(HUMAN))
+        yield match, hint
+        if match.phase == "passing":
+            match.choose_pass(HUMAN, hint)
+            pass_for_bots(match)
+        else:
+            match.play(hint.bit_length() - 1, seat=HUMAN)
+        play_bots(match)
+
+
+def test_a_hint_is_always_legal() -> None:
+    decisions = 0
+    for number in (11, 222, 3333):
+        for match, hint in player_decisions(number):
+            view = match.view(HUMAN)
+            if view.phase == "passing":
+                assert hint.bit_count() == 3 and hint & ~view.hand == 0
+            else:
+                assert hint.bit_count() == 1 and hint & view.legal == hint
+            decisions += 1
+    assert decisions > 40
+
+
+def swapped_hidden(match: HeartsMatch, rng: random.Random) -> HeartsMatch | None:
+    """The same match with cards of one suit swapped between two other hands (cards the
+    player passed stay where the player knows they are): the player's view is unchanged."""
+    state = match.state
+    hands = list(state.hands)
+    known = state.passed[HUMAN]
+    for _ in range(50):
+        a, b = rng.sample((1, 2, 3), 2)
+        suit = rng.randrange(4)
+        of_a = [c for c in cards_in(hands[a] & ~known) if suit_of(c) == suit]
+        of_b = [c for c in cards_in(hands[b] & ~known) if suit_of(c) == suit]
+        if of_a and of_b:
+            x, y = rng.choice(of_a), rng.choice(of_b)
+            hands[a] ^= 1 << x | 1 << y
+            hands[b] ^= 1 << x | 1 << y
+            return HeartsMatch(match.code, state._replace(hands=tuple(hands)), [])
+    return None
+
+
+def test_the_same_view_gives_the_same_hint_whatever_the_hidden_cards() -> None:
+    rng = random.Random(5)
+    checked = 0
+    for match, hint in player_decisions(4444):
+        if match.phase != "playing":
+            continue
+        other = swapped_hidden(match, rng)
+        if other is None:
+            continue
+        assert other.state.hands != match.state.hands
+        assert other.view(HUMAN) == match.view(HUMAN)
+        assert hint_cards(other.view(HUMAN)) == hint
+        checked += 1
+    assert checked >= 8
+
+
+def test_no_hint_when_the_player_has_nothing_to_choose() -> None:
+    match = HeartsMatch.new(DealCode("HT1", "N", 77))
+    view = match.view(HUMAN)
+    assert view.phase == "passing"
+    match.choose_pass(HUMAN, hint_cards(view))
+    assert hint_cards(match.view(HUMAN)) == 0  # chosen, waiting for the exchange
+
+
+async def test_api_hint_names_legal_cards_and_marks_the_match_assisted(client) -> None:
+    state = (await client.post(f"{API}/games", json={"deal": "HT1-N-AAAAAHB"})).json()
+    game_id, version = state["game_id"], state["version"]
+    answer = (await client.get(f"{API}/games/{game_id}/hint")).json()
+    assert set(answer) == {"cards", "version"}
+    assert len(answer["cards"]) == 3 and set(answer["cards"]) <= set(state["hand"])
+    assert answer["version"] == version + 1
+    again = (await client.get(f"{API}/games/{game_id}/hint")).json()
+    assert again == answer  # same view, same hint; already assisted: nothing stored
+    state = (await client.post(
+        f"{API}/games/{game_id}/pass", json={"cards": answer["cards"], "version": answer["version"]}
+    )).json()
+    assert state["phase"] == "playing"
+    answer = (await client.get(f"{API}/games/{game_id}/hint")).json()
+    if state["turn"] == HUMAN:
+        assert len(answer["cards"]) == 1 and answer["cards"][0] in state["legal"]
+    assert answer["version"] == state["version"]
+
+
+async def test_page_hint_answers_the_marks_and_the_version(client) -> None:
+    await client.post(f"{API}/games", json={"deal": "HT1-N-AAAAAHB"})
+    html = (await client.get("/hearts")).text
+    assert 'data-action="hint"' in html and 'id="ht-hint-marks"' in html
+    url = re.search(r'action="(/hearts/games/[\w-]+/hint)"', html).group(1)
+    version = re.search(r'id="ht-version" name="version" value="(\d+)"', html).group(1)
+    response = await client.post(url, data={"version": version}, headers=HX)
+    assert response.status_code == 200
+    marks = re.search(r'id="ht-hint-marks" hidden data-targets="([^"]*)"', response.text).group(1)
+    hand = re.findall(r'data-card="(\w+)"', html)
+    assert len(marks.split()) == 3 and set(marks.split()) <= set(hand)
+    assert f'value="{int(version) + 1}"' in response.text
+    assert "Hint: the Hard bot would pass" in response.text
+    stale = await client.post(url, data={"version": version}, headers=HX)
+    assert stale.status_code == 409 and "ht-hint-marks" not in stale.text
+
