@@ -21,6 +21,7 @@ from app.web.errors import refusal
 
 MAX_BODY = 16 * 1024
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+HINT_SUFFIX = "/hint"
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -80,7 +81,10 @@ class SecurityMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        if scope["method"] not in SAFE_METHODS and not _same_origin(scope):
+        # A hint is a GET (the contract's) that marks the game assisted: another site's link
+        # must not do that either.
+        changes = scope["method"] not in SAFE_METHODS or scope["path"].endswith(HINT_SUFFIX)
+        if changes and not _same_origin(scope):
             await _refuse(scope, receive, send, 403, "cross_origin")
             return
         length = _header(scope, b"content-length")

@@ -175,3 +175,12 @@ async def test_a_lost_game_page_hint_says_how_many_undos(client: httpx.AsyncClie
     word = "move" if n == 1 else "moves"
     assert f"No winning line from here — undo {n} {word} to get back to one." in response.text
     assert 'data-targets=""' in response.text
+
+
+async def test_another_sites_link_to_a_hint_is_refused(client) -> None:
+    state = (await client.post(f"{API}/games", json={"deal": W_CODES[4]})).json()
+    url = f"{API}/games/{state['game_id']}/hint"
+    response = await client.get(url, headers={"sec-fetch-site": "cross-site"})
+    assert response.status_code == 403
+    assert (await client.get(f"{API}/games/{state['game_id']}")).json()["version"] == 1
+    assert (await client.get(url, headers={"sec-fetch-site": "none"})).status_code == 200
