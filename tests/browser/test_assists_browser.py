@@ -1,0 +1,69 @@
+"""Hints in the browser: Hint marks the cards to tap in the same task as its answer is swapped
+in (a MutationObserver's first look already sees them), and following Heart to Heart's marks
+wins the game; Hearts marks the three cards Hard would pass."""
+
+from __future__ import annotations
+
+import pytest
+from browser_kit import assert_fits_the_screen, press, press_and_wait
+from playwright.sync_api import Page, expect
+from test_heart_to_heart_browser import open_deal, short_won_line, tap
+from test_hearts_browser import card, open_match
+
+from app.bots.driver import play_bots
+from app.rules.cards import card_text, cards_in
+from app.rules.heart_to_heart import new_game, target_text
+from app.rules.hearts import HUMAN, HeartsMatch
+from app.web.heart_to_heart.assists import hint_of
+from app.web.hearts.assists import hint_cards
+
+pytestmark = pytest.mark.browser
+
+# Records, at the first look after the marks piece arrives, which elements carry data-hint.
+WATCH_JS = """(id) => {
+  window.__marksSeen = null;
+  new MutationObserver((records, observer) => {
+    if (!records.some((r) => [...r.addedNodes].some((n) => n.id === id))) return;
+    window.__marksSeen = [...document.querySelectorAll("[data-hint]")].map(
+      (el) => el.dataset.pos ? `heart:${el.dataset.pos}` : el.dataset.pile || el.dataset.card);
+    observer.disconnect();
+  }).observe(document.body, { childList: true, subtree: true });
+}"""
+
+
+def marks_at_swap(page: Page, device: str, marks_id: str) -> list[str]:
+    page.evaluate(WATCH_JS, marks_id)
+    press_and_wait(page, page.locator('button[data-action="hint"]'), device)
+    page.wait_for_function("() => window.__marksSeen !== null")
+    return page.evaluate("window.__marksSeen")
+
+
+@pytest.mark.parametrize(("device", "lang"), [("phone", "vi"), ("desktop", "en")])
+def test_following_heart_to_heart_hints_wins(new_page, device, lang):
+    deal, _ = short_won_line()
+    page = new_page(device, lang)
+    open_deal(page, deal)
+    assert_fits_the_screen(page)
+    game = new_game(deal)
+    while not game.is_won:
+        expected = [target_text(t) for t in hint_of(game).targets]
+        assert sorted(marks_at_swap(page, device, "h2h-hint")) == sorted(expected)
+        for where in hint_of(game).targets:
+            tap(page, device, game, where)
+    expect(page.locator("dialog[open]").get_by_role("heading")).to_be_visible()
+
+
+@pytest.mark.parametrize(("device", "lang"), [("phone", "en"), ("desktop", "vi")])
+def test_hearts_hint_marks_the_cards_hard_would_pass(new_page, device, lang):
+    deal = "HT1-N-AAAAAHB"
+    page = new_page(device, lang)
+    open_match(page, deal)
+    assert_fits_the_screen(page)
+    match = HeartsMatch.new(deal)
+    play_bots(match)
+    expected = [card_text(c) for c in cards_in(hint_cards(match.view(HUMAN)))]
+    assert sorted(marks_at_swap(page, device, "ht-hint-marks")) == sorted(expected)
+    # Pressing a marked card lifts it for the pass and takes its mark away.
+    press(card(page, expected[0]), device)
+    expect(card(page, expected[0])).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#ht-hand [data-hint]")).to_have_count(2)
