@@ -86,6 +86,8 @@ class ProfileData(_Checked):
     lang: str | None = None
     h2h_options: dict[str, bool] | None = None
     stats: Stats | None = None
+    # The player's settings (app/web/preferences.py reads each key, a bad one as unset).
+    settings: dict[str, Any] | None = None
 
 
 @dataclass(slots=True)

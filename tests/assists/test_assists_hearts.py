@@ -7,10 +7,12 @@ import random
 import re
 
 from app.bots.driver import pass_for_bots, play_bots
-from app.rules.cards import cards_in, suit_of
+from app.rules.cards import cards_in, parse_card, suit_of
 from app.rules.deal_codes import DealCode
 from app.rules.hearts import HUMAN, HeartsMatch
-from app.web.hearts.assists import hint_cards
+from app.rules.hearts_position import parse_position
+from app.web.hearts.assists import PlayHelp, claim_is_certain, hint_cards, play_for_player
+from app.web.profile import Profile
 
 API = "/api/hearts"
 HX = {"hx-request": "true"}
@@ -127,3 +129,66 @@ async def test_page_hint_answers_the_marks_and_the_version(client) -> None:
     stale = await client.post(url, data={"version": version}, headers=HX)
     assert stale.status_code == 409 and "ht-hint-marks" not in stale.text
 
+
+
+# Seat 1 led the 2♣ and seat 0 took the first trick with the A♣; seat 0 now leads and holds the
+# twelve spades from the 3 up, each above every spade still out (the 2♠, in seat 3's hand).
+TOP_CARDS = (
+    "HT1-N-AAAAAAM 4 playing "
+    "...AKQJT9876543/KQJT98765.AKQ../.JT98765432.AK./..QJT98765432.2 - 0 - 1:2C3C4CAC"
+)
+# The same but seat 0's 3♠ and seat 3's 2♠ change places: the 2♠ may lose a trick.
+NOT_YET = (
+    "HT1-N-AAAAAAM 4 playing "
+    "...AKQJT9876542/KQJT98765.AKQ../.JT98765432.AK./..QJT98765432.3 - 0 - 1:2C3C4CAC"
+)
+
+
+def test_a_claim_plays_out_a_hand_whose_tricks_are_all_the_players() -> None:
+    match = parse_position(TOP_CARDS)
+    assert claim_is_certain(match.view(HUMAN))
+    plays, claimed = play_for_player(match, PlayHelp())
+    assert claimed and len(plays) == 48
+    assert match.phase == "hand_over"
+    assert all(t.winner == HUMAN for t in match.view(HUMAN).tricks)
+    assert match.view(HUMAN).hand_scores[-1] == (0, 26, 26, 26)  # all of them: the moon
+
+
+def test_no_claim_while_a_trick_may_still_be_lost() -> None:
+    match = parse_position(NOT_YET)
+    assert not claim_is_certain(match.view(HUMAN))
+    before = match.view(HUMAN)
+    plays, claimed = play_for_player(match, PlayHelp())
+    assert (plays, claimed) == ([], False) and match.view(HUMAN) == before
+
+
+def test_the_claim_setting_turns_it_off() -> None:
+    match = parse_position(TOP_CARDS)
+    plays, claimed = play_for_player(match, PlayHelp(claim=False))
+    assert (plays, claimed) == ([], False)
+
+
+# Seat 3 took the first trick and led the 2♠; seat 0's only spade is the A♠, and after it seat
+# 0 holds the diamonds from the 4 up (the 3♦ and 2♦ are out): a claim from then on.
+SINGLE = (
+    "HT1-N-AAAAAAM 4 playing .AKQJT987654..A/KQJT98765.32.A./..KQJT98765432./...KQJT9876543 "
+    "3:2S 0 - 1:2C3CAC4C"
+)
+
+
+def test_a_single_legal_card_plays_itself_only_when_asked() -> None:
+    assert play_for_player(parse_position(SINGLE), PlayHelp(claim=False)) == ([], False)
+    match = parse_position(SINGLE)
+    plays, claimed = play_for_player(match, PlayHelp(claim=False, autoplay_single=True))
+    assert [p.seat for p in plays] == [0, 1, 2] and plays[0].card == parse_card("AS")
+    assert not claimed and match.turn == HUMAN  # the player leads now, from many cards
+    match = parse_position(SINGLE)
+    plays, claimed = play_for_player(match, PlayHelp(claim=True, autoplay_single=True))
+    assert claimed and match.phase == "hand_over" and len(plays) == 3 + 4 * 11
+
+
+def test_play_help_reads_the_settings_with_their_defaults() -> None:
+    assert PlayHelp.of(Profile(1, {})) == PlayHelp(claim=True, autoplay_single=False)
+    chosen = {"settings": {"hearts_claim": False, "hearts_autoplay_single": True}}
+    assert PlayHelp.of(Profile(1, chosen)) == PlayHelp(claim=False, autoplay_single=True)
+    assert PlayHelp.of(Profile(1, {"settings": {"hearts_claim": "no"}})) == PlayHelp()

@@ -207,7 +207,10 @@ async def act(
     after = Seen.of(turn.after)
     steps = steps_of(turn.before.view, after.view, turn.plays, tr)
     changed = changes(pieces_of(turn.before, tr), pieces_of(after, tr), steps, lang)
-    changed.append(status(narration(turn.before.view, after.view, steps, tr)))
+    told = narration(turn.before.view, after.view, steps, tr)
+    if isinstance(action, assists.Helped) and action.claimed:
+        told = " ".join(filter(None, (tr.gettext("The rest of the tricks are yours."), told)))
+    changed.append(status(told))
     return answer(Markup("\n").join(changed))
 
 
@@ -229,7 +232,8 @@ async def hearts_pass(
     def action(match: HeartsMatch) -> list[PlayedCard]:
         return service.pass_cards(match, _parse_cards(cards))
 
-    return await act(request, visit, game_id, version, action)
+    helped = assists.Helped(action, assists.PlayHelp.of(visit.profile))
+    return await act(request, visit, game_id, version, helped)
 
 
 @router.post("/games/{game_id}/play", name="hearts_play")
@@ -240,7 +244,8 @@ async def hearts_play(
     def action(match: HeartsMatch) -> list[PlayedCard]:
         return service.play_card(match, parse_card(card))
 
-    return await act(request, visit, game_id, version, action)
+    helped = assists.Helped(action, assists.PlayHelp.of(visit.profile))
+    return await act(request, visit, game_id, version, helped)
 
 
 @router.post("/games/{game_id}/undo", name="hearts_undo")
@@ -254,7 +259,8 @@ async def hearts_undo(
 async def hearts_next_hand(
     request: Request, game_id: str, visit: VisitDep, version: VersionField = None
 ) -> Response:
-    return await act(request, visit, game_id, version, service.next_hand)
+    helped = assists.Helped(service.next_hand, assists.PlayHelp.of(visit.profile))
+    return await act(request, visit, game_id, version, helped)
 
 
 @router.post("/games/{game_id}/hint", name="hearts_hint")
