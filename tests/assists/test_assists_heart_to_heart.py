@@ -12,7 +12,7 @@ import httpx
 from app.rules.deal_codes import DealCode
 from app.rules.heart_to_heart import HeartToHeartGame, new_game, target_text
 from app.rules.heart_to_heart_solver import is_winnable
-from app.web.heart_to_heart.assists import hint_of, take_hint
+from app.web.heart_to_heart.assists import can_finish, finish, hint_of, take_hint
 
 API = "/api/heart-to-heart"
 HX = {"hx-request": "true"}
@@ -184,3 +184,44 @@ async def test_another_sites_link_to_a_hint_is_refused(client) -> None:
     assert response.status_code == 403
     assert (await client.get(f"{API}/games/{state['game_id']}")).json()["version"] == 1
     assert (await client.get(url, headers={"sec-fetch-site": "none"})).status_code == 200
+
+
+def test_finish_is_offered_once_every_card_left_is_free_and_wins() -> None:
+    for code in W_CODES[:20]:
+        game = new_game(code)
+        offered = False
+        while not game.is_won:
+            if can_finish(game):
+                offered = True
+                # Any order wins from here: so does the first legal move each time.
+                anyway = game.copy()
+                while not anyway.is_won:
+                    anyway.play(next(anyway.legal_moves()))
+                assert finish(game).changed and game.is_won
+                break
+            assert not finish(game).changed
+            for target in hint_of(game).targets:
+                game.tap(target)
+        assert offered  # at the latest with the last card or pair left
+
+
+async def test_the_page_finishes_a_game_with_its_finish_button(client: httpx.AsyncClient):
+    game = new_game(W_CODES[5])
+    state = (await client.post(f"{API}/games", json={"deal": W_CODES[5]})).json()
+    while not can_finish(game):
+        html = (await client.get("/heart-to-heart")).text
+        assert 'id="h2h-finish" hidden' in html
+        for target in hint_of(game).targets:
+            state = (await client.post(
+                f"{API}/games/{state['game_id']}/tap", json={"target": target_text(target)}
+            )).json()
+            game.tap(target)
+    html = (await client.get("/heart-to-heart")).text
+    assert '<span id="h2h-finish"><button' in html
+    response = await client.post(
+        f"/heart-to-heart/games/{state['game_id']}/finish",
+        data={"version": str(state["version"])}, headers=HX,
+    )
+    assert "You won! All 25 cards are gone." in response.text
+    state = (await client.get(f"{API}/games/{state['game_id']}")).json()
+    assert state["status"] == "won" and state["score"] == 250

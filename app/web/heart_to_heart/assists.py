@@ -1,5 +1,5 @@
-"""Heart to Heart hints, from the solver: the next step of a winning line, or how far back
-undo must go to reach a position that can still be won.
+"""Heart to Heart assists, from the solver: hints (the next step of a winning line, or how far
+back undo must go to reach a position that can still be won) and Finish.
 
 Asking for a hint marks the game assisted (statistics keep it apart) and clears the selection,
 so that the marked taps make exactly the marked move.
@@ -11,7 +11,14 @@ from dataclasses import dataclass
 
 from starlette.concurrency import run_in_threadpool
 
-from app.rules.heart_to_heart import NOTHING, HeartToHeartGame, TapResult, Target
+from app.rules.heart_to_heart import (
+    ALL_REMOVED,
+    HEART_SIZE,
+    NOTHING,
+    HeartToHeartGame,
+    TapResult,
+    Target,
+)
 from app.rules.heart_to_heart_solver import is_winnable, solve_moves
 from app.store import GameStore
 from app.web.heart_to_heart import service
@@ -87,3 +94,24 @@ async def ask(
     loop."""
     turn = await service.act(store, session_id, game_id, version, take_hint, timing)
     return turn, await run_in_threadpool(hint_of, turn.after.game)
+
+
+def can_finish(game: HeartToHeartGame) -> bool:
+    """Whether no choice matters any more: every heart card left is free. Each then has a
+    partner (another of its rank, or a pile card: every rank keeps an even number of cards),
+    so whatever order they go in, the game is won."""
+    left = ALL_REMOVED & ~game.removed_mask
+    return bool(left) and game.free_mask == left
+
+
+def finish(game: HeartToHeartGame) -> TapResult:
+    """Play a finishable game out (the solver's line); NOTHING when it is not finishable."""
+    if not can_finish(game):
+        return NOTHING
+    moves = solve_moves(game)
+    assert moves is not None, "a finishable game is won"
+    if game.selected is not None:
+        game.tap(game.selected)
+    for move in moves:
+        game.play(move)
+    return TapResult("pair", frozenset(range(HEART_SIZE)), stock_changed=True, waste_changed=True)

@@ -22,7 +22,7 @@ from app.rules.heart_to_heart import (
     rank_name,
     target_text,
 )
-from app.web.heart_to_heart.assists import Hint
+from app.web.heart_to_heart.assists import Hint, can_finish
 from app.web.heart_to_heart.service import LoadedGame, Options, keep
 from app.web.i18n import heart_name
 from app.web.pieces import Piece, Pieces, changed, render, render_all, render_once
@@ -76,6 +76,9 @@ def build_board(
     pieces["h2h-version"] = Piece("version", (version,))
     can_undo = game.undo_depth > 0
     pieces["h2h-undo"] = Piece("undo", (undo_url, can_undo and not game.is_won))
+    # Action routes are /heart-to-heart/games/{id}/{verb}: Finish sits beside undo.
+    finish_url = undo_url.rsplit("/", 1)[0] + "/finish"
+    pieces["h2h-finish"] = Piece("finish", (finish_url, can_finish(game) and not static))
     if game.status == "playing":
         pieces["h2h-dialog"] = Piece("end_dialog", (undo_url, "playing", 0, 0, False))
     else:

@@ -339,6 +339,20 @@ async def undo(game_id: str, request: Request, visit: VisitDep) -> Response:
     )
 
 
+@router.post("/games/{game_id}/finish", name="heart_to_heart_finish")
+async def finish(game_id: str, request: Request, visit: VisitDep) -> Response:
+    """Play out a game in which no choice matters any more (the button shows only then)."""
+    form = await read_action(request, with_target=False)
+    return await act(
+        request,
+        visit,
+        game_id,
+        form,
+        assists.finish,
+        lambda turn, options: tap_message(turn, options, visit.lang),
+    )
+
+
 @router.post("/games/{game_id}/hint", name="heart_to_heart_hint")
 async def hint(game_id: str, request: Request, visit: VisitDep) -> Response:
     """The next move of a winning line, marked on its cards by static/js/hint-marks.js from the
