@@ -20,6 +20,7 @@ QUICK_RUNS = (
     ("bench.web", []),
     ("bench.load", ["--players", "200", "--seconds", "10"]),
     ("bench.starve", ["--seconds", "10", "--baseline", "3"]),
+    ("bench.assists", ["--h2h-deals", "20", "--hands", "20"]),
 )
 # The tournament appends to its results file, so a quick run gets a fresh one.
 BOTS_RESULTS = Path(tempfile.gettempdir()) / "cardroom-bench-bots.jsonl"

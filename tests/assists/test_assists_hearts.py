@@ -6,12 +6,14 @@ from __future__ import annotations
 import random
 import re
 
+from app.bots import choose_pass, choose_play, decision_seed, hard
 from app.bots.driver import pass_for_bots, play_bots
 from app.rules.cards import cards_in, parse_card, suit_of
 from app.rules.deal_codes import DealCode
 from app.rules.hearts import HUMAN, HeartsMatch
 from app.rules.hearts_position import parse_position
 from app.web.hearts.assists import PlayHelp, claim_is_certain, hint_cards, play_for_player
+from app.web.hearts.review import decision_views, review
 from app.web.profile import Profile
 
 API = "/api/hearts"
@@ -192,3 +194,78 @@ def test_play_help_reads_the_settings_with_their_defaults() -> None:
     chosen = {"settings": {"hearts_claim": False, "hearts_autoplay_single": True}}
     assert PlayHelp.of(Profile(1, chosen)) == PlayHelp(claim=False, autoplay_single=True)
     assert PlayHelp.of(Profile(1, {"settings": {"hearts_claim": "no"}})) == PlayHelp()
+
+
+def recorded_hand(number: int) -> tuple[list[tuple[object, int]], object]:
+    """The player's real views at each decision of a first hand (Normal bots, the player on
+    Normal's choices too) with the choice made, and the hand-over view."""
+    match = HeartsMatch.new(DealCode("HT1", "N", number))
+    play_bots(match)
+    seen = []
+    while match.phase in ("passing", "playing"):
+        view = match.view(HUMAN)
+        if view.phase == "passing":
+            chosen = choose_pass("normal", view, decision_seed(view, "pass"))
+            match.choose_pass(HUMAN, chosen)
+            pass_for_bots(match)
+        else:
+            chosen = 1 << choose_play("normal", view, decision_seed(view))
+            match.play(chosen.bit_length() - 1, seat=HUMAN)
+        seen.append((view, chosen))
+        play_bots(match)
+    return seen, match.view(HUMAN)
+
+
+def comparable(view) -> tuple:
+    """What a decision reads of a view (the deal's code aside, the same fields)."""
+    return (view.phase, view.hand, view.legal, view.trick, view.tricks, view.hearts_broken,
+            view.hand_points, view.totals, view.cards_left, view.passed, view.received,
+            view.turn, view.hand_scores)  # fmt: skip
+
+
+def test_the_review_rebuilds_each_view_of_the_hand_exactly() -> None:
+    for number in (5, 6, 7):
+        seen, end = recorded_hand(number)
+        rebuilt = decision_views(end)
+        assert [chosen for _, chosen in rebuilt] == [chosen for _, chosen in seen]
+        for (mine, _), (real, _) in zip(rebuilt, seen, strict=True):
+            if real.phase == "playing":
+                assert comparable(mine) == comparable(real)
+            else:
+                assert (mine.hand, mine.legal, mine.phase) == (real.hand, real.legal, real.phase)
+
+
+def test_the_reviews_best_card_is_legal_and_its_figures_are_from_that_view() -> None:
+    seen, end = recorded_hand(8)
+    judged = review(end)
+    assert len(judged) == len(seen)
+    for decision, (view, chosen) in zip(judged, seen, strict=True):
+        assert decision.chosen == chosen
+        if view.phase == "passing":
+            assert decision.best.bit_count() == 3 and decision.best & ~view.hand == 0
+            continue
+        assert decision.best & view.legal == decision.best and decision.best.bit_count() == 1
+        advice = hard.play_advice(view, decision_seed(view))
+        assert decision.best_points == advice.points[decision.best.bit_length() - 1]
+        assert decision.chosen_points == advice.points[chosen.bit_length() - 1]
+        assert decision.costly == (decision.chosen_points - decision.best_points >= 0.5)
+
+
+async def test_the_review_page_lists_each_decision_of_the_hand(client) -> None:
+    state = (await client.post(f"{API}/games", json={"deal": "HT1-N-AAAAAHB"})).json()
+    game_id = state["game_id"]
+    early = await client.get(f"/hearts/games/{game_id}/review")
+    assert "The review opens once a hand is over." in early.text
+    state = (await client.post(
+        f"{API}/games/{game_id}/pass", json={"cards": state["hand"][:3]}
+    )).json()
+    while state["phase"] == "playing":
+        state = (await client.post(
+            f"{API}/games/{game_id}/play", json={"card": state["legal"][0]}
+        )).json()
+    html = (await client.get("/hearts")).text
+    assert f'hx-get="/hearts/games/{game_id}/review"' in html
+    answer = (await client.get(f"/hearts/games/{game_id}/review")).text
+    rows = re.findall(r"<tr(?: data-costly=\"true\")?><th scope=\"row\">", answer)
+    assert len(rows) == 14  # the pass and thirteen plays
+    assert "Trick 13" in answer and "Pass" in answer

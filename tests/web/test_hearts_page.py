@@ -494,7 +494,7 @@ def test_seat_badges_after_a_moon_show_the_scored_points():
     view = HeartsMatch.new("HT1-N-AAAAAAM").view(0)
     moon = changed(view, phase="hand_over", hand_points=(0, 26, 0, 0),
                    hand_scores=((26, 0, 26, 26),), totals=(26, 0, 26, 26), moon=1)
-    urls = Urls("play", "pass", "undo", "next", "last")
+    urls = Urls("play", "pass", "undo", "next", "last", "review")
 
     def points(view) -> list[int]:
         pieces = table_pieces(Seen("g", 1, view, False), urls, translator("en"))

@@ -14,6 +14,7 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
+from starlette.concurrency import run_in_threadpool
 
 from app.rules.cards import cards_in, parse_card
 from app.rules.deal_codes import DealCode, DealCodeError
@@ -23,9 +24,11 @@ from app.web.deps import ClockDep, Lang, SessionId, StoreDep, Visit, VisitDep
 from app.web.errors import PageError
 from app.web.games import StaleVersion
 from app.web.hearts import assists, service
+from app.web.hearts.review import review
 from app.web.hearts.service import LoadedMatch, Refused, Seen
 from app.web.hearts.table import (
     TEMPLATE,
+    ReviewRow,
     Urls,
     changes,
     everything,
@@ -33,6 +36,7 @@ from app.web.hearts.table import (
     last_trick,
     narration,
     piece_renderer,
+    review_rows,
     steps_of,
     table_pieces,
 )
@@ -54,6 +58,7 @@ def urls_for(game_id: str, deal: str) -> Urls:
         undo=url("hearts_undo"),
         next=url("hearts_next_hand"),
         last=url("hearts_last_trick"),
+        review=url("hearts_review"),
         replay=(deal, router.url_path_for("hearts_deal", code=deal)),
     )
 
@@ -163,6 +168,20 @@ async def hearts_last_trick(
     tr = translator(lang)
     piece = Piece("last_trick", (last_trick(view, tr), seat_names(tr)))
     return answer(render_once(TEMPLATE, piece, lang))
+
+
+@router.get("/games/{game_id}/review", response_class=HTMLResponse, name="hearts_review")
+async def hearts_review(
+    game_id: str, store: StoreDep, session_id: SessionId, lang: Lang
+) -> HTMLResponse:
+    """The review of the hand just over (the hand-over dialog opens it)."""
+    view = (await service.owned(store, session_id, game_id)).game.view(HUMAN)
+    tr = translator(lang)
+    if view.phase not in ("hand_over", "match_over") or len(view.tricks) != 13:
+        rows: list[ReviewRow] = []
+    else:
+        rows = review_rows(await run_in_threadpool(review, view), tr)
+    return answer(render_once(TEMPLATE, Piece("review", (tuple(rows),)), lang))
 
 
 # -- actions --------------------------------------------------------------------------------

@@ -21,9 +21,10 @@ from markupsafe import Markup
 
 from app.rules.cards import SUITS, card_text, cards_in, rank_of, suit_of
 from app.rules.hearts import HUMAN, HeartsView, PlayedCard
+from app.web.hearts.review import Decision
 from app.web.hearts.service import Seen, moon_of
 from app.web.hearts.texts import refusal_text, seat_names
-from app.web.i18n import SUIT_SYMBOLS, Translator
+from app.web.i18n import SUIT_SYMBOLS, Translator, format_number
 from app.web.pieces import Piece, Pieces, changed, render, render_once
 
 TEMPLATE = "hearts/_pieces.html"
@@ -101,6 +102,7 @@ class Urls:
     undo: str
     next: str
     last: str
+    review: str
     # The match's deal code and its URL, shown once the match is over (empty before).
     replay: tuple[str, str] | None = None
 
@@ -223,7 +225,8 @@ def table_pieces(
         (("undo_available", seen.undo_available), ("has_last_trick", has_last)),
     )
     replay = urls.replay if phase == "match_over" else None
-    pieces["ht-dialog"] = Piece("dialog", (end_of_hand(view, names, tr), urls.next, replay))
+    end = end_of_hand(view, names, tr)
+    pieces["ht-dialog"] = Piece("dialog", (end, urls.next, urls.review, replay))
     if phase == "playing":  # the bar is the same but for these two buttons
         pieces["ht-undo"] = Piece("undo_button", (seen.undo_available,), inside="ht-bar")
         pieces["ht-last"] = Piece("last_button", (has_last, urls.last), inside="ht-bar")
@@ -385,3 +388,32 @@ def hint_marks(cards: int, lang: str, *, oob: bool = False) -> Markup:
     static/js/hint-marks.js sets ``data-hint`` on as it is swapped in."""
     codes = " ".join(card_text(c) for c in cards_in(cards))
     return render_once(TEMPLATE, Piece("hint_marks", (codes,)), lang, oob=oob)
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewRow:
+    """One line of the hand's review, in words."""
+
+    what: str  # "Pass" or "Trick 3"
+    chosen: str
+    best: str
+    chosen_points: str  # "—" when the search has no figure for it
+    best_points: str
+    costly: bool
+
+
+def review_rows(decisions: list[Decision], tr: Translator) -> list[ReviewRow]:
+    def names(mask: int) -> str:
+        return ", ".join(tr.card_name(c) for c in cards_in(mask))
+
+    def figure(points: float | None) -> str:
+        return "—" if points is None else format_number(points, tr.lang, 2)
+
+    return [
+        ReviewRow(
+            tr.gettext("Pass") if d.trick is None else tr.gettext("Trick %(n)d") % {"n": d.trick},
+            names(d.chosen), names(d.best), figure(d.chosen_points), figure(d.best_points),
+            d.costly,
+        )
+        for d in decisions
+    ]
