@@ -269,3 +269,11 @@ async def test_the_review_page_lists_each_decision_of_the_hand(client) -> None:
     rows = re.findall(r"<tr(?: data-costly=\"true\")?><th scope=\"row\">", answer)
     assert len(rows) == 14  # the pass and thirteen plays
     assert "Trick 13" in answer and "Pass" in answer
+
+
+async def test_a_hint_keeps_a_secret_deal_secret(client) -> None:
+    state = (await client.post(f"{API}/games", json={})).json()  # no code: a secret one
+    assert state["deal"] is None
+    answer = (await client.get(f"{API}/games/{state['game_id']}/hint")).json()
+    assert answer["version"] == state["version"] + 1
+    assert (await client.get(f"{API}/games/{state['game_id']}")).json()["deal"] is None

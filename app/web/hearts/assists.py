@@ -50,9 +50,8 @@ async def ask(
     if cards and not loaded.game.assisted:
         match = loaded.game.copy()
         match.mark_assisted()
-        saved = await store.compare_and_set(
-            session_id, game_id, loaded.stored.version, match.to_json()
-        )
+        state = service.state_of(match, service.is_hidden(loaded.stored))
+        saved = await store.compare_and_set(session_id, game_id, loaded.stored.version, state)
         if saved is None:  # another request changed the match first
             raise StaleVersion(await service.owned(store, session_id, game_id))
         loaded = Loaded(saved, match)
