@@ -112,11 +112,11 @@ async def test_api_hint_follows_to_a_win_and_marks_the_game_assisted(client) -> 
         assert answer["version"] == state["version"]  # no more writes once assisted
 
 
-async def test_api_hint_of_a_lost_game_says_how_far_back(client) -> None:
-    game = lost_positions(1)[0]
+async def played_through_api(client, game: HeartToHeartGame) -> dict:
+    """A new API game of ``game``'s deal brought to ``game``'s position by replaying its moves
+    (its history holds them all here); the API state then."""
     state = (await client.post(f"{API}/games", json={"deal": game.deal})).json()
     replayed = new_game(game.deal)
-    # Replay the lost position's moves through the API (the history holds them all here).
     for text in game.to_json()["history"]:
         move = next(m for m in replayed.legal_moves() if str(m) == text)
         for target in move.taps:
@@ -124,6 +124,12 @@ async def test_api_hint_of_a_lost_game_says_how_far_back(client) -> None:
                 f"{API}/games/{state['game_id']}/tap", json={"target": target_text(target)}
             )).json()
         replayed.play(move)
+    return state
+
+
+async def test_api_hint_of_a_lost_game_says_how_far_back(client) -> None:
+    game = lost_positions(1)[0]
+    state = await played_through_api(client, game)
     answer = (await client.get(f"{API}/games/{state['game_id']}/hint")).json()
     assert answer["winnable"] is False and answer["targets"] == []
     assert answer["undo_to_winnable"] == hint_of(game).undo_to_winnable
@@ -159,15 +165,7 @@ async def test_the_page_hint_answers_the_marks_and_the_new_version(client: httpx
 async def test_a_lost_game_page_hint_says_how_many_undos(client: httpx.AsyncClient):
     game = lost_positions(1)[0]
     n = hint_of(game).undo_to_winnable
-    state = (await client.post(f"{API}/games", json={"deal": game.deal})).json()
-    replayed = new_game(game.deal)
-    for text in game.to_json()["history"]:
-        move = next(m for m in replayed.legal_moves() if str(m) == text)
-        for target in move.taps:
-            state = (await client.post(
-                f"{API}/games/{state['game_id']}/tap", json={"target": target_text(target)}
-            )).json()
-        replayed.play(move)
+    state = await played_through_api(client, game)
     response = await client.post(
         f"/heart-to-heart/games/{state['game_id']}/hint",
         data={"version": str(state["version"])}, headers=HX,

@@ -199,6 +199,11 @@ async def play_heart_to_heart(walk: Walk) -> None:
     assert stuck["status"] == "stalemate"
     await walk.page("/heart-to-heart", "the no-more-moves dialog")
     await walk.api("POST", f"{api}/games/{stuck['game_id']}/undo")  # nothing to undo: 409
+    hint = await walk.client.post(
+        f"/heart-to-heart/games/{stuck['game_id']}/hint",
+        data={"version": str(stuck["version"])}, headers={"hx-request": "true"},
+    )
+    walk.check("a hint with no winning line", visible_text(hint.text))
     for bad in ("HH1-N-AAA", "XYZ", "HH1-X-AAAAAAA", "HT1-N-AAAAAAA", "H" * 60, " "):
         await walk.page(f"/heart-to-heart/deal/{bad}")
         await walk.api("POST", f"{api}/games", json={"deal": bad})
@@ -214,6 +219,10 @@ async def play_hearts(walk: Walk) -> None:
     await walk.api("POST", f"{url}/pass", json={"cards": state["hand"][:2]})
     await walk.api("POST", f"{url}/play", json={"card": "1X"})
     await walk.page("/hearts", "Hearts, passing")
+    hint = await walk.client.post(
+        f"/hearts/games/{state['game_id']}/hint", headers={"hx-request": "true"}
+    )
+    walk.check("a Hearts hint", visible_text(hint.text))
     seen_hand_over = False
     while state["phase"] != "match_over":
         if state["phase"] == "passing":
@@ -222,6 +231,8 @@ async def play_hearts(walk: Walk) -> None:
         elif state["phase"] == "hand_over":
             if not seen_hand_over:
                 await walk.page("/hearts", "the hand-over dialog")
+                review = await walk.client.get(f"/hearts/games/{state['game_id']}/review")
+                walk.check("the review of the hand", visible_text(review.text))
                 seen_hand_over = True
             state = await walk.api("POST", f"{url}/next-hand")
         else:
