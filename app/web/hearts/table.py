@@ -102,7 +102,7 @@ class Urls:
     undo: str
     next: str
     last: str
-    review: str
+    review: str = ""  # the review of a finished hand (the solo page only)
     # The match's deal code and its URL, shown once the match is over (empty before).
     replay: tuple[str, str] | None = None
 
