@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from app.rules.deal_codes import DealCodeError
-from app.store import GameStore, StoredGame, Unreadable, read_game
+from app.store import GameStore, GameUnreadable, StoredGame, Unreadable, read_game
 
 G = TypeVar("G")
 
@@ -114,7 +114,10 @@ async def owned_game(
     """This session's game of that id, read by ``readable``; or, for an id that
     :func:`unstored_id` made for this session and that is not stored yet, the page's game
     ``unstored_game`` makes from the id's deal code (DealCodeError: there is none)."""
-    stored = await store.get(session_id, game_id)
+    try:
+        stored = await store.get(session_id, game_id)
+    except GameUnreadable as exc:  # damaged: counts as absent (app/store/__init__.py)
+        raise GameNotFound(not_found) from exc
     code = unstored_code(session_id, game_id) if stored is None else None
     if code is not None:
         try:
