@@ -7,11 +7,11 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
-from fastapi.staticfiles import StaticFiles
 
 from app.settings import Settings
 from app.store import open_store
 from app.web import api_docs, daily, home
+from app.web.compression import CompressionMiddleware
 from app.web.errors import install_error_handlers
 from app.web.heart_to_heart import api as heart_to_heart_api
 from app.web.heart_to_heart import pages as heart_to_heart_pages
@@ -24,7 +24,7 @@ from app.web.hearts.thinking import THINKING
 from app.web.i18n import load_all
 from app.web.security import SecurityMiddleware
 from app.web.session import SessionMiddleware
-from app.web.templating import STATIC_DIR
+from app.web.static_files import assets, serve_static
 
 # Routes are matched in order: the pages people use most come first.
 ROUTERS = (
@@ -51,6 +51,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(application: FastAPI) -> AsyncIterator[None]:
+        assets()  # read and compressed before the first request, not during it
         # The store purges expired games itself (SQLite on its own schedule, Redis by TTL).
         application.state.store = open_store(
             settings.store_url, settings.game_ttl_days, clock=clock
@@ -74,9 +75,10 @@ def create_app(
     application.state.clock = clock
     for router in ROUTERS:
         application.include_router(router)
-    application.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    application.mount("/static", serve_static, name="static")
     install_error_handlers(application)
     # Added last = outermost: security checks run before anything else, even the session.
+    application.add_middleware(CompressionMiddleware)
     application.add_middleware(
         SessionMiddleware, secret_key=settings.secret_key, secure=settings.secure_cookies
     )

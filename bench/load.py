@@ -2,8 +2,9 @@
 bench/README.md, "Load").
 
 Half the players play Heart to Heart (the solver's line of W deals, tap by tap, a new deal after
-each win), half play Hearts matches against Normal bots (pass, play, next hand, a new match
-after each). Each waits a human's think time between actions and now and then reloads its page.
+each win), half play Hearts matches (pass, play, next hand, a new match after each) against
+Normal bots, or the bots a configuration names (``sqlite:2:H``: Hard).
+Each waits a human's think time between actions and now and then reloads its page.
 Players start spread over a ramp; only requests started once the start-up burst has settled
 are counted. Every configuration (store × uvicorn workers) runs for a fixed time and stops by
 itself; a run is also bounded by a total request count.
@@ -14,7 +15,7 @@ request, and how long the server's event loops and the players' process were rea
 waited for a CPU (on a machine shared with other work, that explains latency the CPU cost
 does not).
 
-    nice .venv/bin/python -m bench.load [--players 300] [--seconds 12] [--configs sqlite:1,redis:2]
+    nice .venv/bin/python -m bench.load [--players 300] [--seconds 12] [--configs sqlite:2:H]
 """
 
 from __future__ import annotations
@@ -42,7 +43,9 @@ from bench.web import (
 )
 
 REDIS_URL = "redis://127.0.0.1:6379/13"  # flushed before and after each Redis run
-CONFIGS = "sqlite:1,sqlite:2,redis:1,redis:2"
+# store:workers[:bots], the bots of the Hearts players: E, N (the default) or H.
+CONFIGS = "sqlite:1,sqlite:2,redis:1,redis:2,sqlite:2:H"
+BOT_NAMES = {"E": "Easy", "N": "Normal", "H": "Hard"}
 RELOAD_CHANCE = 0.05
 KINDS = (
     ("tap", re.compile(r"^/heart-to-heart/games/[^/]+/tap$")),
@@ -99,7 +102,9 @@ class TimedTransport(httpx.AsyncBaseTransport):
             # so does this player, once; the version in the form makes a repeat harmless.
             self.stats.resent += 1
             response = await self.inner.handle_async_request(request)
-        body = await response.aread()
+        # As sent (maybe compressed): the Response made below decodes it.
+        body = b"".join([chunk async for chunk in response.aiter_raw()])
+        await response.aclose()
         self.stats.record(request.url.path, started, time.monotonic() - started)
         return httpx.Response(response.status_code, headers=response.headers, content=body,
                               extensions=response.extensions)
@@ -140,7 +145,8 @@ def own_run_queue_seconds() -> float:
 
 
 async def run_config(server: Served, players: int, seconds: float, ramp: float, settle: float,
-                     think: tuple[float, float], max_requests: int, seed: int) -> Stats:
+                     think: tuple[float, float], max_requests: int, seed: int,
+                     bots: str = "N") -> Stats:
     stats = Stats(0.0, 0.0, max_requests)
     clients = [browser(server.base_url, TimedTransport(stats)) for _ in range(players)]
     start = time.monotonic()
@@ -152,8 +158,11 @@ async def run_config(server: Served, players: int, seconds: float, ramp: float, 
     async def one(index: int) -> None:
         await asyncio.sleep(ramp * index / players)
         own = random.Random(rng.random())
-        kind = HeartToHeartPlayer if index % 2 == 0 else HeartsPlayer
-        await play(kind(clients[index], own), own, stats, deadline, think)
+        if index % 2 == 0:
+            player: HeartToHeartPlayer | HeartsPlayer = HeartToHeartPlayer(clients[index], own)
+        else:
+            player = HeartsPlayer(clients[index], own, bots)
+        await play(player, own, stats, deadline, think)
 
     async def window() -> None:
         await asyncio.sleep(ramp + settle)
@@ -179,7 +188,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else float("nan")
 
 
-def row(store: str, workers: int, players: int, stats: Stats) -> str:
+def row(store: str, workers: int, bots: str, players: int, stats: Stats) -> str:
     everything = [v for values in stats.latencies.values() for v in values]
     rate = len(everything) / (stats.counting_until - stats.counting_from)
     per_kind = " · ".join(
@@ -189,7 +198,7 @@ def row(store: str, workers: int, players: int, stats: Stats) -> str:
     )
     window = stats.counting_until - stats.counting_from
     return (
-        f"| {store} | {workers} | {players} | {len(everything)} | "
+        f"| {store} | {workers} | {BOT_NAMES[bots]} | {players} | {len(everything)} | "
         f"{rate:.0f} | {percentile(everything, 0.5) * 1e3:.1f} | "
         f"{percentile(everything, 0.99) * 1e3:.1f} | {stats.errors} | {stats.resent} | "
         f"{stats.server_cpu / max(len(everything), 1) * 1e3:.1f} | "
@@ -220,16 +229,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--max-requests", type=int, default=200_000)
     parser.add_argument("--seed", type=int, default=8)
     arguments = parser.parse_args(argv)
-    print(f"{arguments.players} players, half Heart to Heart and half Hearts (Normal bots), "
+    print(f"{arguments.players} players, half Heart to Heart and half Hearts, "
           f"think {arguments.think[0]}–{arguments.think[1]} s, {arguments.seconds:.0f} s measured "
           f"after a {arguments.ramp:.0f} s ramp and {arguments.settle:.0f} s to settle")
     print()
-    print("| store | workers | players | requests | req/s | p50 ms | p99 ms | errors | resent "
-          "| server CPU ms/req | server loop waiting for a CPU | players' CPU / waiting "
+    print("| store | workers | bots | players | requests | req/s | p50 ms | p99 ms | errors "
+          "| resent | server CPU ms/req | server loop waiting for a CPU | players' CPU / waiting "
           "| p50/p99 ms by kind |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for config in arguments.configs.split(","):
-        store, workers = config.split(":")
+        store, workers, bots = (config + ":N").split(":")[:3]
         url = arguments.redis if store == "redis" else None
         if url:
             flush(url)
@@ -238,12 +247,12 @@ def main(argv: list[str] | None = None) -> None:
                 stats = asyncio.run(run_config(
                     server, arguments.players, arguments.seconds, arguments.ramp,
                     arguments.settle, tuple(arguments.think), arguments.max_requests,
-                    arguments.seed,
+                    arguments.seed, bots,
                 ))
         finally:
             if url:
                 flush(url)
-        print(row(store, int(workers), arguments.players, stats), flush=True)
+        print(row(store, int(workers), bots, arguments.players, stats), flush=True)
         for sample in stats.error_samples:
             print(f"  error: {sample[:300]}")
 

@@ -1,27 +1,38 @@
-"""The web tap cost (issue 5; figures in bench/README.md, "Web tap cost").
+"""The web tap cost, measured with wrk (issues 5 and 17; figures in bench/README.md, "Web tap
+cost").
 
-One uvicorn worker on loopback with the SQLite store, driven by a few clients (each one browser:
-its own cookie, one keep-alive connection). Rounds of three blocks, interleaved so that a busy
-machine slows all three alike:
+One uvicorn worker on loopback with the SQLite store, pinned to one core (``taskset``); wrk, a
+load generator written in C, pinned to the other, so the client's own cost does not limit the
+server. wrk runs one thread per connection, each connection one player (its own cookie and
+games); bench/taps.lua makes its requests. In one run, back to back:
 
-- ``/healthz``: the floor (the framework and the security middleware, no store, no template);
-- a Heart to Heart tap: each client plays the solver's line of a winnable (W) deal, so the taps
-  are a real game's mix of selections, pairs, draws and redeals (one store read and one
-  compare-and-set each, the changed pieces rendered);
-- a Hearts play against Normal bots: the player's card, the bots' answers, the changed pieces.
+- ``/healthz``: the floor (uvicorn, the framework and the middleware; no store, no template);
+- page taps: each player plays the solver's line of its own winnable (W) deals through the
+  page's htmx form post, carrying the version from the previous answer;
+- API taps: the same through the JSON API, on other games;
+- ``/healthz`` again, so a machine that got busier or quieter shows.
 
-Reported: requests/s, p50 and p99 of each, as ratios to the floor, and the bytes of a tap's
-(and a play's) answer against the full page. Games are set up between blocks, untimed.
+Afterwards every game is read back through the API: the versions must have moved by exactly
+the taps answered (each tap of a solver's line changes its game), else the run fails. Reported:
+requests/s, p50 and p99 (wrk's), each as a ratio to the floor, and the server's CPU time per
+request (from /proc). Then the first-load bytes of each game page (the page and every file it
+loads) without and with compression.
 
-    nice .venv/bin/python -m bench.web [--clients 8] [--rounds 10] [--taps 25]
+    .venv/bin/python -m bench.web [--connections 8] [--seconds 8] [--tree DIR] [--profile FILE]
+
+``--tree DIR`` serves another checkout (say ``git worktree add /tmp/before main``) with this
+bench, for before/after figures; ``--profile FILE`` records the server under the page and API
+taps with py-spy (collapsed stacks). wrk is installed from Debian's packages when missing.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
+import json
 import os
 import random
+import re
+import shutil
 import signal
 import socket
 import ssl
@@ -31,9 +42,9 @@ import sys
 import tempfile
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -92,21 +103,25 @@ class Served:
 
 
 @contextmanager
-def serve(store_url: str | None = None, workers: int = 1) -> Iterator[Served]:
+def serve(store_url: str | None = None, workers: int = 1, tree: Path | None = None,
+          cpus: str | None = None) -> Iterator[Served]:
     """``uvicorn app.main:app`` on a free loopback port. ``store_url`` None: a fresh SQLite
-    file in a temporary directory. Stopped (its whole process group) on exit."""
+    file in a temporary directory; ``tree``: the app of that checkout; ``cpus``: the cores it
+    may run on (``taskset -c``). Stopped (its whole process group) on exit."""
     with tempfile.TemporaryDirectory(prefix="cardroom-bench-") as workdir:
         port = free_port()
         env = {
             **os.environ,
             "CARDROOM_STORE_URL": store_url or f"sqlite:///{Path(workdir) / 'bench.sqlite3'}",
             "CARDROOM_SECRET_KEY": SECRET_KEY,
+            **({"PYTHONPATH": str(tree.resolve())} if tree else {}),
         }
         log_path = Path(workdir) / "server.log"
         with open(log_path, "wb") as log:
             process = subprocess.Popen(
-                [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
-                 "--port", str(port), "--workers", str(workers), "--no-access-log",
+                [*(["taskset", "-c", cpus] if cpus else []), sys.executable, "-m", "uvicorn",
+                 "app.main:app", "--host", "127.0.0.1", "--port", str(port), "--workers",
+                 str(workers), "--no-access-log",
                  "--log-level", "warning"],
                 cwd=workdir, env=env, stdout=log, stderr=log, start_new_session=True,
             )
@@ -249,143 +264,252 @@ class HeartsPlayer:
 
 # --- the measurement -------------------------------------------------------------------------
 
+TAPS_SCRIPT = Path(__file__).with_name("taps.lua")
+# Taps per second a player may reach, for how many games to set up (a player that runs out is
+# reported, never silently counted).
+MAX_TAPS_PER_PLAYER_SECOND = 800
+
+
+def ensure_wrk() -> str:
+    found = shutil.which("wrk")
+    if found is None:
+        install = ["apt-get", "install", "-y", "-qq", "wrk"]
+        if subprocess.run(install, check=False).returncode:
+            subprocess.run(["apt-get", "update", "-qq"], check=True)
+            subprocess.run(install, check=True)
+        found = shutil.which("wrk")
+    assert found, "wrk is not installed"
+    return found
+
 
 @dataclass
-class Series:
+class Game:
+    game_id: str
+    version: int
+    taps: list[str]
+
+
+@dataclass
+class TapPlayer:
+    cookie: str
+    games: list[Game]
+
+
+def set_up_players(base_url: str, count: int, taps_needed: int, rng: random.Random
+                   ) -> list[TapPlayer]:
+    """``count`` players, each with enough W games (created through the API, untimed) for
+    ``taps_needed`` taps of the solver's lines."""
+    players = []
+    for _ in range(count):
+        with httpx.Client(base_url=base_url, timeout=60) as client:
+            games: list[Game] = []
+            while sum(len(g.taps) for g in games) < taps_needed:
+                code = str(DealCode("HH1", "W", rng.randrange(CODE_SPACE)))
+                state = expect(client.post("/api/heart-to-heart/games", json={"deal": code}),
+                               201, "new game").json()
+                taps = [target_text(t) for t in solve(new_game(code))]
+                games.append(Game(state["game_id"], state["version"], taps))
+            cookie = "; ".join(f"{name}={value}" for name, value in client.cookies.items())
+        players.append(TapPlayer(cookie, games))
+    return players
+
+
+def lua_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def write_games(players: list[TapPlayer], path: Path) -> None:
+    lines = ["players = {"]
+    for player in players:
+        lines.append(f"{{cookie={lua_string(player.cookie)}, games={{")
+        for game in player.games:
+            taps = ",".join(lua_string(t) for t in game.taps)
+            lines.append(f"{{id={lua_string(game.game_id)}, version={game.version}, "
+                         f"taps={{{taps}}}}},")
+        lines.append("}},")
+    lines.append("}")
+    path.write_text("\n".join(lines))
+
+
+def moves_made(base_url: str, players: list[TapPlayer]) -> int:
+    """How far the players' games moved: the sum of their versions' steps since set-up."""
+    moved = 0
+    for player in players:
+        with httpx.Client(base_url=base_url, timeout=60, headers={"cookie": player.cookie}) as c:
+            for game in player.games:
+                state = expect(c.get(f"/api/heart-to-heart/games/{game.game_id}"), 200,
+                               "read").json()
+                moved += state["version"] - game.version
+    return moved
+
+
+@dataclass
+class Block:
     name: str
-    latencies: list[float] = field(default_factory=list)
-    seconds: float = 0.0  # wall time of this series' blocks
-    cpu: float = 0.0  # the server's CPU time during them
-    waited: float = 0.0  # time the server's loop waited for a CPU during them
-    sizes: list[int] = field(default_factory=list)
+    result: dict
+    cpu: float  # the server's CPU seconds during the block
+    waited: float  # seconds the server waited for a CPU during the block
 
     @property
     def rate(self) -> float:
-        return len(self.latencies) / self.seconds
+        return self.result["requests"] / self.result["seconds"]
 
     @property
     def cpu_per_request(self) -> float:
-        return self.cpu / len(self.latencies)
-
-    def percentile(self, q: float) -> float:
-        ordered = sorted(self.latencies)
-        return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+        return self.cpu / self.result["requests"]
 
 
-async def block(server: Served, series: Series, clients: int, count: int,
-                call: Callable[[int], Awaitable[httpx.Response]]) -> None:
-    """Every client makes ``count`` calls back to back; the block's wall time and the server's
-    CPU time are added up."""
-
-    async def one(index: int) -> None:
-        for _ in range(count):
-            start = time.perf_counter()
-            response = await call(index)
-            series.latencies.append(time.perf_counter() - start)
-            series.sizes.append(len(response.content))
-
-    start, cpu, waited = time.perf_counter(), server.cpu_seconds(), server.run_queue_seconds()
-    await asyncio.gather(*(one(i) for i in range(clients)))
-    series.seconds += time.perf_counter() - start
-    series.cpu += server.cpu_seconds() - cpu
-    series.waited += server.run_queue_seconds() - waited
+def run_wrk(wrk: str, server: Served, name: str, mode: str, games: Path | None,
+            connections: int, seconds: int, cpu: str) -> Block:
+    command = ["taskset", "-c", cpu, wrk, "-t", str(connections), "-c", str(connections),
+               "-d", f"{seconds}s", "-s", str(TAPS_SCRIPT), server.base_url, "--",
+               str(games or ""), mode]
+    before_cpu, before_waited = server.cpu_seconds(), server.run_queue_seconds()
+    output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    cpu_used = server.cpu_seconds() - before_cpu
+    waited = server.run_queue_seconds() - before_waited
+    line = next(line for line in output.splitlines() if line.startswith("RESULT "))
+    return Block(name, json.loads(line.removeprefix("RESULT ")), cpu_used, waited)
 
 
-async def measure(server: Served, clients: int, rounds: int, taps: int, seed: int) -> str:
-    rng = random.Random(seed)
-    browsers = [browser(server.base_url) for _ in range(clients)]
-    try:
-        h2h = [HeartToHeartPlayer(b, random.Random(rng.random())) for b in browsers]
-        hearts = [HeartsPlayer(b, random.Random(rng.random())) for b in browsers]
-        floor, tap, play = Series("/healthz"), Series("tap"), Series("play")
-        h2h_pages, hearts_pages = Series("h2h page"), Series("hearts page")
-
-        async def health(i: int) -> httpx.Response:
-            return expect(await browsers[i].get("/healthz"), 200, "healthz")
-
-        async def one_tap(i: int) -> httpx.Response:
-            return await h2h[i].tap()
-
-        async def one_play(i: int) -> httpx.Response:
-            action, answer = await hearts[i].act()
-            assert action == "play"
-            return answer
-
-        for round_number in range(rounds + 1):  # round 0 warms up and is dropped
-            for player in h2h:
-                if len(player.taps) < taps:
-                    await player.new_game()
-            for player in hearts:  # a fresh hand of 13 plays each
-                await player.new_match()
-                while player.phase != "playing":
-                    await player.act()
-            kept = round_number > 0
-            measured = [Series(s.name) for s in (floor, tap, play)]
-            await block(server, measured[0], clients, taps, health)
-            await block(server, measured[1], clients, taps, one_tap)
-            await block(server, measured[2], clients, 13, one_play)
-            if kept:
-                for total, part in zip((floor, tap, play), measured, strict=True):
-                    total.latencies += part.latencies
-                    total.sizes += part.sizes
-                    total.seconds += part.seconds
-                    total.cpu += part.cpu
-                    total.waited += part.waited
-                for h, p in zip(h2h, hearts, strict=True):  # the full pages, mid-game
-                    h2h_pages.sizes.append(len((await h.load()).content))
-                    hearts_pages.sizes.append(len((await p.load()).content))
-        return report(clients, rounds, taps, floor, tap, play, h2h_pages, hearts_pages)
-    finally:
-        for b in browsers:
-            await b.aclose()
+def check_taps(block: Block, moved: int, connections: int) -> str:
+    """The taps really moved the games: every answered tap once (a tap still in flight when
+    wrk stopped may have moved its game unanswered)."""
+    r = block.result
+    applied = r["answered"] - r["errors"] - r["stale"]
+    problems = [f"{r[k]} {k}" for k in ("errors", "stale", "exhausted", "socket_errors")
+                if r[k]]
+    if not applied <= moved <= applied + connections:
+        problems.append(f"{applied} taps answered but the games moved {moved} steps")
+    if problems:
+        raise RuntimeError(f"{block.name}: " + ", ".join(problems))
+    return f"{block.name}: {applied} taps answered, the games moved {moved} steps"
 
 
-def report(clients, rounds, taps, floor, tap, play, h2h_pages, hearts_pages) -> str:
+def wire_bytes(client: httpx.Client, path: str) -> int:
+    with client.stream("GET", path) as response:
+        expect(response, 200, path)
+        return sum(len(chunk) for chunk in response.iter_raw())
+
+
+ASSET = re.compile(r'<(?:script[^>]+src|link[^>]+href)="(/static/[^"]+)"')
+
+
+def first_load(base_url: str, path: str, encoding: str) -> tuple[int, int]:
+    """A first visit's bytes on the wire: the page and the files it loads (no cookie, empty
+    cache)."""
+    with httpx.Client(base_url=base_url, timeout=60,
+                      headers={"accept-encoding": encoding, "accept-language": "en"}) as client:
+        page = expect(client.get(path), 200, path)
+        assets = sum(wire_bytes(client, asset) for asset in ASSET.findall(page.text))
+        return wire_bytes(client, path), assets
+
+
+def report(connections: int, seconds: int, blocks: list[Block], checks: list[str],
+           loads: list[str]) -> str:
+    floors = [b for b in blocks if b.name.startswith("/healthz")]
+    floor_rate = statistics.fmean(b.rate for b in floors)
+    floor_cpu = statistics.fmean(b.cpu_per_request for b in floors)
     lines = [
-        f"uvicorn, 1 worker, SQLite, loopback; {clients} clients (one keep-alive connection "
-        f"each); {rounds} rounds of interleaved blocks ({taps} /healthz, {taps} taps, 13 plays "
-        "per client)",
+        f"uvicorn, 1 worker pinned to one core, SQLite; wrk pinned to the other: {connections} "
+        f"connections (one player each), {seconds} s per block, in this order",
         "",
-        "| request | count | req/s | vs floor | p50 ms | p99 ms | p50 vs floor | p99 vs floor "
-        "| server CPU µs/req | vs floor |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| request | requests | req/s | vs floor | p50 ms | p99 ms | server CPU µs/req "
+        "| vs floor | server waited for a CPU |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for name, s in (("`/healthz` (floor)", floor), ("Heart to Heart tap", tap),
-                    ("Hearts play (Normal bots)", play)):
+    for b in blocks:
+        r = b.result
         lines.append(
-            f"| {name} | {len(s.latencies)} | {s.rate:.0f} | {s.rate / floor.rate:.2f} | "
-            f"{s.percentile(0.5) * 1e3:.2f} | {s.percentile(0.99) * 1e3:.2f} | "
-            f"{s.percentile(0.5) / floor.percentile(0.5):.1f}× | "
-            f"{s.percentile(0.99) / floor.percentile(0.99):.1f}× | "
-            f"{s.cpu_per_request * 1e6:.0f} | {s.cpu_per_request / floor.cpu_per_request:.1f}× |"
+            f"| {b.name} | {r['requests']} | {b.rate:.0f} | {b.rate / floor_rate:.2f} | "
+            f"{r['p50_us'] / 1e3:.2f} | {r['p99_us'] / 1e3:.2f} | {b.cpu_per_request * 1e6:.0f} "
+            f"| {b.cpu_per_request / floor_cpu:.1f}× | {b.waited / r['seconds']:.0%} |"
         )
-    tap_size, h2h_page = statistics.median(tap.sizes), statistics.median(h2h_pages.sizes)
-    play_size, hearts_page = statistics.median(play.sizes), statistics.median(hearts_pages.sizes)
-    waited = sum(s.waited for s in (floor, tap, play)) / sum(s.seconds for s in (floor, tap, play))
-    lines += [
-        "",
-        f"The server's event loop waited for a CPU {waited:.0%} of the measured time (the "
-        "machine's other work; the CPU column does not include it).",
-        f"Tap answer: median {tap_size:.0f} B (mean {statistics.fmean(tap.sizes):.0f}, max "
-        f"{max(tap.sizes)}) against the full Heart to Heart page {h2h_page:.0f} B: "
-        f"{tap_size / h2h_page:.1%} (mean {statistics.fmean(tap.sizes) / h2h_page:.1%}).",
-        f"Play answer: median {play_size:.0f} B (mean {statistics.fmean(play.sizes):.0f}) "
-        f"against the full Hearts page {hearts_page:.0f} B: {play_size / hearts_page:.1%}.",
+    load = os.getloadavg()
+    return "\n".join([
+        *lines, "", "vs floor: against the mean of the two /healthz blocks.",
+        *checks, f"load average at the end: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}",
+        "", "| first load, no cookie | page | its files | total |", "|---|---:|---:|---:|",
+        *loads,
+    ])
+
+
+@contextmanager
+def py_spy(pid: int, output: Path) -> Iterator[None]:
+    """py-spy records ``pid`` (collapsed stacks, one line per stack with its sample count)."""
+    recorder = subprocess.Popen(
+        [str(Path(sys.executable).with_name("py-spy")), "record", "--pid", str(pid), "--format",
+         "raw", "--rate", "250", "--nonblocking", "--output", str(output)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(1.0)  # py-spy attaches
+    try:
+        yield
+    finally:
+        recorder.send_signal(signal.SIGINT)
+        recorder.wait()
+
+
+def measure(server: Served, connections: int, seconds: int, seed: int, workdir: Path,
+            wrk_cpu: str, profile: Path | None) -> str:
+    wrk = ensure_wrk()
+    rng = random.Random(seed)
+    taps_needed = MAX_TAPS_PER_PLAYER_SECOND * seconds
+    page_players = set_up_players(server.base_url, connections, taps_needed, rng)
+    api_players = set_up_players(server.base_url, connections, taps_needed, rng)
+    page_games, api_games = workdir / "page_games.lua", workdir / "api_games.lua"
+    write_games(page_players, page_games)
+    write_games(api_players, api_games)
+    run_wrk(wrk, server, "warm-up", "page", page_games, connections, 1, wrk_cpu)
+    for player in page_players:  # on from where the warm-up left each game
+        with httpx.Client(base_url=server.base_url, headers={"cookie": player.cookie}) as c:
+            for game in player.games:
+                state = c.get(f"/api/heart-to-heart/games/{game.game_id}").json()
+                done = state["version"] - game.version
+                game.version, game.taps = state["version"], game.taps[done:]
+            player.games = [g for g in player.games if g.taps]
+    write_games(page_players, page_games)
+    def tap_block(name: str, mode: str, games: Path) -> Block:
+        if profile is None:
+            return run_wrk(wrk, server, name, mode, games, connections, seconds, wrk_cpu)
+        with py_spy(server.pid, profile.with_suffix(f".{mode}.txt")):
+            return run_wrk(wrk, server, name, mode, games, connections, seconds, wrk_cpu)
+
+    def floor(name: str) -> Block:
+        return run_wrk(wrk, server, name, "/healthz", None, connections, seconds, wrk_cpu)
+
+    blocks = [
+        floor("/healthz (floor), before"),
+        tap_block("Heart to Heart page tap", "page", page_games),
+        tap_block("Heart to Heart API tap", "api", api_games),
+        floor("/healthz (floor), after"),
     ]
-    return "\n".join(lines)
+    checks = [
+        check_taps(blocks[1], moves_made(server.base_url, page_players), connections),
+        check_taps(blocks[2], moves_made(server.base_url, api_players), connections),
+    ]
+    loads = []
+    for path in ("/heart-to-heart", "/hearts"):
+        for encoding in ("identity", "gzip, deflate, br"):
+            page, assets = first_load(server.base_url, path, encoding)
+            loads.append(f"| `{path}`, Accept-Encoding: {encoding} | {page:,} B | {assets:,} B "
+                         f"| {page + assets:,} B |")
+    return report(connections, seconds, blocks, checks, loads)
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--clients", type=int, default=8, help="simultaneous clients")
-    parser.add_argument("--rounds", type=int, default=10, help="measured rounds")
-    parser.add_argument("--taps", type=int, default=25,
-                        help="/healthz requests and taps per client per block")
+    parser.add_argument("--connections", type=int, default=8, help="wrk connections (players)")
+    parser.add_argument("--seconds", type=int, default=8, help="seconds per wrk block")
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--tree", type=Path, help="serve this checkout instead of this one")
+    parser.add_argument("--profile", type=Path, help="py-spy's collapsed stacks go here")
+    parser.add_argument("--server-cpu", default="1", help="the core uvicorn is pinned to")
+    parser.add_argument("--wrk-cpu", default="0", help="the core wrk is pinned to")
     arguments = parser.parse_args(argv)
-    with serve() as server:
-        print(asyncio.run(measure(server, arguments.clients, arguments.rounds,
-                                  arguments.taps, arguments.seed)))
+    with serve(tree=arguments.tree, cpus=arguments.server_cpu) as server, \
+            tempfile.TemporaryDirectory(prefix="cardroom-wrk-") as workdir:
+        print(measure(server, arguments.connections, arguments.seconds, arguments.seed,
+                      Path(workdir), arguments.wrk_cpu, arguments.profile))
 
 
 if __name__ == "__main__":

@@ -95,6 +95,12 @@ class GameStore(Protocol):
     async def create(self, session_id: str, kind: str, state: dict[str, Any]) -> StoredGame:
         """A new game at version 1; it also becomes the session's current game of that kind."""
 
+    async def create_named(
+        self, session_id: str, kind: str, state: dict[str, Any], game_id: str
+    ) -> StoredGame | None:
+        """Like `create`, under an id the caller chose (made from `new_game_id()`); None, and
+        nothing written, when a game of that id exists already."""
+
     async def compare_and_set(
         self, session_id: str, game_id: str, version: int, state: dict[str, Any]
     ) -> StoredGame | None:
@@ -183,6 +189,19 @@ def new_game_id() -> str:
 def new_table_id() -> str:
     """128 random bits: a table's id is its invitation, so it must not be guessable."""
     return secrets.token_urlsafe(16)
+
+
+async def create_new(
+    create_named: Callable[[str, str, dict[str, Any], str], Awaitable[StoredGame | None]],
+    session_id: str,
+    kind: str,
+    state: dict[str, Any],
+) -> StoredGame:
+    """A backend's ``create``: its ``create_named`` under a new random id."""
+    game = await create_named(session_id, kind, state, new_game_id())
+    if game is None:
+        raise StoreError("a new game id was taken already")
+    return game
 
 
 def dump_json(value: dict[str, Any]) -> str:

@@ -37,9 +37,9 @@ from app.store import (
     StoredGame,
     StoredTable,
     StoreError,
+    create_new,
     dump_json,
     load_object,
-    new_game_id,
     new_table_id,
     stored_game,
 )
@@ -74,6 +74,19 @@ redis.call('PUBLISH', ARGV[5], version)
 return version
 """
 
+# KEYS: the game, the session's current-game hash.
+# ARGV: session id, kind, state, updated_at, ttl in seconds, game id.
+CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+    return 0
+end
+redis.call('HSET', KEYS[1], 'session', ARGV[1], 'kind', ARGV[2], 'version', 1,
+           'state', ARGV[3], 'updated_at', ARGV[4])
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+redis.call('HSET', KEYS[2], ARGV[2], ARGV[6])
+redis.call('EXPIRE', KEYS[2], ARGV[5])
+return 1
+"""
 # KEYS: the profile. ARGV: expected version (0: none yet), new data, updated_at, ttl in seconds.
 PUT_PROFILE = """
 local version = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
@@ -162,6 +175,7 @@ class RedisStore:
         self._clock = clock
         self._prefix = prefix
         self._cas = self._redis.register_script(COMPARE_AND_SET)
+        self._create = self._redis.register_script(CREATE)
         self._put_profile = self._redis.register_script(PUT_PROFILE)
         self._add_result = self._redis.register_script(ADD_RESULT)
         self._rename_results = self._redis.register_script(RENAME_RESULTS)
@@ -185,25 +199,18 @@ class RedisStore:
         return _game(game_id, fields, session_id)
 
     async def create(self, session_id: str, kind: str, state: dict[str, Any]) -> StoredGame:
-        game = StoredGame(new_game_id(), kind, 1, state, self._clock())
-        game_key = self._game_key(game.game_id)
-        current_key = self._current_key(session_id)
-        fields = {
-            "session": session_id,
-            "kind": kind,
-            "version": 1,
-            "state": dump_json(state),
-            "updated_at": repr(game.updated_at),
-        }
+        return await create_new(self.create_named, session_id, kind, state)
+
+    async def create_named(
+        self, session_id: str, kind: str, state: dict[str, Any], game_id: str
+    ) -> StoredGame | None:
+        game = StoredGame(game_id, kind, 1, state, self._clock())
+        keys = [self._game_key(game_id), self._current_key(session_id)]
+        args = [session_id, kind, dump_json(state), repr(game.updated_at), self._ttl, game_id]
         async with _errors():
-            # MULTI/EXEC: the game and the pointer to it appear together, in one round trip.
-            pipe = self._redis.pipeline(transaction=True)
-            pipe.hset(game_key, mapping=fields)
-            pipe.expire(game_key, self._ttl)
-            pipe.hset(current_key, kind, game.game_id)
-            pipe.expire(current_key, self._ttl)
-            await pipe.execute()
-        return game
+            # One script: the game and the pointer to it appear together, or not at all.
+            created = await self._create(keys=keys, args=args)
+        return game if created else None
 
     async def compare_and_set(
         self, session_id: str, game_id: str, version: int, state: dict[str, Any]

@@ -47,9 +47,9 @@ from app.store import (
     StoredGame,
     StoredTable,
     StoreError,
+    create_new,
     dump_json,
     load_object,
-    new_game_id,
     new_table_id,
     stored_game,
 )
@@ -244,16 +244,27 @@ class SqliteStore:
         return await self._run(read)
 
     async def create(self, session_id: str, kind: str, state: dict[str, Any]) -> StoredGame:
+        return await create_new(self.create_named, session_id, kind, state)
+
+    async def create_named(
+        self, session_id: str, kind: str, state: dict[str, Any], game_id: str
+    ) -> StoredGame | None:
         conn = self._db()
         text = dump_json(state)
 
-        def insert() -> StoredGame:
-            game = StoredGame(new_game_id(), kind, 1, state, self._clock())
-            conn.execute(
+        def insert() -> StoredGame | None:
+            game = StoredGame(game_id, kind, 1, state, self._clock())
+            # An expired game not purged yet counts as gone, as it does for Redis.
+            inserted = conn.execute(
                 "INSERT INTO games (game_id, session_id, kind, version, state, updated_at)"
-                " VALUES (?, ?, ?, 1, ?, ?)",
-                (game.game_id, session_id, kind, text, game.updated_at),
-            )
+                " VALUES (?, ?, ?, 1, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
+                " session_id = excluded.session_id, kind = excluded.kind, version = 1,"
+                " state = excluded.state, updated_at = excluded.updated_at"
+                " WHERE games.updated_at < ?",
+                (game.game_id, session_id, kind, text, game.updated_at, self._cutoff()),
+            ).rowcount
+            if not inserted:
+                return None
             conn.execute(
                 "INSERT INTO current_games (session_id, kind, game_id) VALUES (?, ?, ?)"
                 " ON CONFLICT (session_id, kind) DO UPDATE SET game_id = excluded.game_id",
@@ -262,7 +273,8 @@ class SqliteStore:
             return game
 
         game = await self._run(lambda: _write(conn, insert))
-        self._after_write()
+        if game is not None:
+            self._after_write()
         return game
 
     async def compare_and_set(

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.store import StoredGame
@@ -274,6 +274,14 @@ def links_to(*operation_ids: str) -> dict:
         }
         for operation_id in operation_ids
     }
+
+
+def state_response(state: BaseModel, status_code: int = 200) -> Response:
+    """A state the server just built and validated, as the route's answer: serialized once,
+    without FastAPI validating it against the response model a second time."""
+    return Response(
+        state.__pydantic_serializer__.to_json(state), status_code, media_type="application/json"
+    )
 
 
 def conflict_answer(code: str, message: str, state: BaseModel) -> JSONResponse:

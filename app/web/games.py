@@ -1,5 +1,11 @@
-"""What both games' services share: a game loaded from the store, and the game errors they
-raise (the pages and the API turn them into answers).
+"""What both games' services share: a game loaded from the store, the game errors they
+raise (the pages and the API turn them into answers), and games not stored yet.
+
+A visit that finds no game of its kind (a first visit, a crawler, a link preview) stores
+nothing: its page shows the session's next game, which lives only in the page until its first
+action stores it. That game is the same on every such visit of the session: its deal and its id
+(:func:`unstored_id`: a digest keyed by the session id, then the deal code) come from the
+session id, so a reload shows it again and the page, its answers and the stored game share one id.
 
 :class:`GameNotFound` needs no route of its own: app/web/errors.py answers it with a 404 (a
 page, or the API's error shape) in the player's language.
@@ -7,13 +13,22 @@ page, or the API's error shape) in the player's language.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
-from app.store import StoredGame, Unreadable, read_game
+from app.rules.deal_codes import DealCodeError
+from app.store import GameStore, GameUnreadable, StoredGame, Unreadable, read_game
 
 G = TypeVar("G")
+
+# How often an action sent without a version is applied again when other requests keep
+# changing the game first; past that it answers as a stale version would.
+CAS_ATTEMPTS = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +54,46 @@ async def read_loaded(
     return Loaded(*found) if isinstance(found, tuple) else found
 
 
+# The state of a game that is not stored yet (told apart by identity: see is_stored).
+_UNSTORED_STATE: dict[str, Any] = {}
+_MAC_BYTES = 12  # 16 characters in the id, then "-" and the deal code
+_CODE_AT = _MAC_BYTES * 4 // 3 + 1
+
+
+def session_digest(session_id: str, text: str, size: int) -> bytes:
+    # Keyed by the session id, which only its browser knows: another browser can neither guess
+    # nor take the id of a page's game before that page stores it.
+    return hashlib.blake2b(text.encode(), key=session_id.encode()[:64], digest_size=size).digest()
+
+
+def session_number(session_id: str, text: str) -> int:
+    """A number this session always gets for ``text`` (its next deal)."""
+    return int.from_bytes(session_digest(session_id, text, 8), "big")
+
+
+def unstored_id(session_id: str, code: str) -> str:
+    """The id of this session's game of ``code`` before it is stored."""
+    mac = base64.urlsafe_b64encode(session_digest(session_id, code, _MAC_BYTES)).decode()
+    return f"{mac}-{code}"
+
+
+def unstored_code(session_id: str, game_id: str) -> str | None:
+    """The deal code in an id that :func:`unstored_id` made for this session, else None."""
+    code = game_id[_CODE_AT:]
+    if code and hmac.compare_digest(game_id.encode(), unstored_id(session_id, code).encode()):
+        return code
+    return None
+
+
+def unstored(game_id: str, kind: str) -> StoredGame:
+    """A new game's place before it is stored: version 1, as the store will make it."""
+    return StoredGame(game_id, kind, 1, _UNSTORED_STATE, time.time())
+
+
+def is_stored(stored: StoredGame) -> bool:
+    return stored.state is not _UNSTORED_STATE
+
+
 class GameNotFound(Exception):
     """No game of that id and kind for this session (another browser's, expired, unreadable).
     ``message`` is the English text, translated when the answer is made."""
@@ -46,6 +101,55 @@ class GameNotFound(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+async def owned_game(
+    store: GameStore,
+    session_id: str,
+    game_id: str,
+    readable: Callable[[StoredGame | None], Loaded[G] | None],
+    unstored_game: Callable[[str], Awaitable[Loaded[G]]],
+    not_found: str,
+) -> Loaded[G]:
+    """This session's game of that id, read by ``readable``; or, for an id that
+    :func:`unstored_id` made for this session and that is not stored yet, the page's game
+    ``unstored_game`` makes from the id's deal code (DealCodeError: there is none)."""
+    try:
+        stored = await store.get(session_id, game_id)
+    except GameUnreadable as exc:  # damaged: counts as absent (app/store/__init__.py)
+        raise GameNotFound(not_found) from exc
+    code = unstored_code(session_id, game_id) if stored is None else None
+    if code is not None:
+        try:
+            return await unstored_game(code)
+        except DealCodeError:
+            pass
+    loaded = readable(stored)
+    if loaded is None:
+        raise GameNotFound(not_found)
+    return loaded
+
+
+async def store_first(
+    store: GameStore,
+    session_id: str,
+    loaded: Loaded[G],
+    state: dict[str, Any],
+    readable: Callable[[StoredGame | None], Loaded[G] | None],
+    not_found: str,
+) -> Loaded[G]:
+    """Store a page's new game (not stored yet; ``state`` is its JSON) at its first action,
+    under the id the page knows it by; ``readable`` reads a stored game of this kind (None:
+    there is none, or not of this kind)."""
+    game_id = loaded.stored.game_id
+    stored = await store.create_named(session_id, loaded.stored.kind, state, game_id)
+    if stored is not None:
+        return Loaded(stored, loaded.game)
+    # Stored meanwhile (a double tap), or the id of another browser's game.
+    found = readable(await store.get(session_id, game_id))
+    if found is None:
+        raise GameNotFound(not_found)
+    return found
 
 
 class StaleVersion(Exception, Generic[G]):

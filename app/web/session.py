@@ -21,6 +21,7 @@ COOKIE_NAME = "cardroom_session"
 SECURE_COOKIE_NAME = "__Host-" + COOKIE_NAME
 SCOPE_KEY = "cardroom.session"
 COOKIE_MAX_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie
+CHECKED_COOKIES = 10_000
 # Paths that never need a session (no cookie is issued on them).
 _SESSIONLESS = ("/static/", "/healthz", "/readyz", "/docs", "/openapi.json")
 
@@ -50,6 +51,7 @@ class SessionMiddleware:
         self.app = app
         self.signer = Signer(secret_key, salt="cardroom-session")
         self.cookie_name = SECURE_COOKIE_NAME if secure else COOKIE_NAME
+        self.checked: dict[str, str] = {}  # signed cookie value -> session id
         self.attributes = f"; Path=/; Max-Age={COOKIE_MAX_AGE}; HttpOnly; SameSite=Lax" + (
             "; Secure" if secure else ""
         )
@@ -57,10 +59,18 @@ class SessionMiddleware:
     def session_from(self, raw: str | None) -> str | None:
         if not raw:
             return None
+        # Cookies that checked out before: a browser sends the same one on every request.
+        known = self.checked.get(raw)
+        if known is not None:
+            return known
         try:
-            return self.signer.unsign(raw).decode()
+            session_id = self.signer.unsign(raw).decode()
         except BadSignature:
             return None
+        if len(self.checked) >= CHECKED_COOKIES:
+            self.checked.clear()
+        self.checked[raw] = session_id
+        return session_id
 
     def cookie_for(self, session_id: str) -> bytes:
         signed = self.signer.sign(session_id).decode()

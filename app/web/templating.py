@@ -6,7 +6,6 @@ variable that :func:`render` sets around each render, so one Environment serves 
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,20 +25,10 @@ from app.web.i18n import (
     jinja_pgettext,
     translator,
 )
+from app.web.static_files import static_url
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 TEMPLATES_DIR = ROOT / "templates"
-STATIC_DIR = ROOT / "static"
-
-
-def _static_versions() -> dict[str, str]:
-    """A short content hash per static file, for cache-busting URLs."""
-    versions = {}
-    for path in STATIC_DIR.rglob("*"):
-        if path.is_file():
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()[:10]
-            versions[path.relative_to(STATIC_DIR).as_posix()] = digest
-    return versions
 
 
 def _card_name(c: int) -> str:
@@ -61,14 +50,8 @@ def make_environment() -> Environment:
         jinja_gettext, jinja_ngettext, newstyle=True, pgettext=jinja_pgettext
     )
     env.filters["number"] = jinja_number
-    versions = _static_versions()
-
-    def static(path: str) -> str:
-        version = versions.get(path)
-        return f"/static/{path}?v={version}" if version else f"/static/{path}"
-
     env.globals.update(
-        static=static, card_name=_card_name, SUIT_SYMBOLS=SUIT_SYMBOLS, LANGUAGES=LANGUAGES
+        static=static_url, card_name=_card_name, SUIT_SYMBOLS=SUIT_SYMBOLS, LANGUAGES=LANGUAGES
     )
     return env
 

@@ -71,7 +71,7 @@ async def test_a_locked_sqlite_file_answers_503(sqlite_client, sqlite_file):
     try:
         assert (await sqlite_client.get("/readyz")).status_code == 503
         assert_clean_503(await sqlite_client.post("/api/heart-to-heart/games", json={}), api=True)
-        assert_clean_503(await sqlite_client.get("/heart-to-heart"), api=False)
+        assert_clean_503(await sqlite_client.get("/heart-to-heart/deal/HH1-N-AAAAAAB"), api=False)
         assert_clean_503(await sqlite_client.post("/lang", data={"lang": "vi"}), api=False)
         assert (await sqlite_client.get("/healthz")).status_code == 200
     finally:

@@ -46,6 +46,20 @@ async def test_the_file_is_in_wal_mode_with_its_schema(store, db_path):
     assert count_rows(db_path) == {"games": 0, "current_games": 0, "profiles": 0}
 
 
+async def test_an_expired_game_not_purged_yet_gives_its_id_back(store, clock, new_session):
+    """Redis drops an expired key itself; SQLite's row waits for the hourly purge, and must not
+    keep a page's next game (app/web/games.py) from being stored under its id meanwhile."""
+    alice = new_session()
+    game_id = "a" * 16 + "-HH1-N-AAAAAAB"
+    assert await store.create_named(alice, "heart_to_heart", {"n": 1}, game_id) is not None
+    clock.advance(TTL_DAYS * DAY + 1)
+    again = await store.create_named(alice, "heart_to_heart", {"n": 2}, game_id)
+    assert again is not None
+    assert (again.version, again.state) == (1, {"n": 2})
+    assert await store.get(alice, game_id) == again
+    assert await store.current(alice, "heart_to_heart") == again
+
+
 async def test_expired_games_and_profiles_vanish_at_once(store, clock, new_session):
     alice = new_session()
     game = await store.create(alice, "hearts", {"n": 0})

@@ -12,7 +12,7 @@ from dataclasses import asdict
 from typing import Annotated
 
 from fastapi import APIRouter, Body
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from app.rules.deal_codes import DealCodeError
@@ -42,6 +42,7 @@ from app.web.api_models import (
     links_to,
     matches,
     stale_answer,
+    state_response,
     version_of,
 )
 from app.web.api_route import ApiRoute
@@ -92,7 +93,7 @@ def game_state(
 
 async def act(
     visit: Visit, game_id: str, version: int | None, action: service.Action
-) -> HeartToHeartState | JSONResponse:
+) -> Response:
     """The API's side of an action: the state after it, or 409 with the state as it is."""
     options, lang = Options.of(visit.profile), visit.lang
     timing = service.wall_time(visit.clock())
@@ -103,7 +104,7 @@ async def act(
     except Refused as refused:
         message = undo_refusal(refused.error, lang)
         return conflict_answer(refused.error.reason, message, game_state(refused.current, options))
-    return game_state(turn.after, options, move_error(turn.result, options, lang))
+    return state_response(game_state(turn.after, options, move_error(turn.result, options, lang)))
 
 
 def example_state() -> HeartToHeartState:
@@ -134,13 +135,13 @@ async def create_game(visit: VisitDep, body: Annotated[HeartToHeartNewGame | Non
     except DealCodeError as error:
         return api_error(422, "invalid_deal", deal_error_message(error, deal or "", visit.lang))
     loaded = await service.replace_game(visit.store, visit.session_id, code)
-    return game_state(loaded, Options.of(visit.profile))
+    return state_response(game_state(loaded, Options.of(visit.profile)), 201)
 
 
 @ROUTES.read("heart_to_heart_get_game", "The state of a game")
 async def get_game(game_id: str, visit: VisitDep):
     loaded = await service.owned(visit.store, visit.session_id, game_id)
-    return game_state(loaded, Options.of(visit.profile))
+    return state_response(game_state(loaded, Options.of(visit.profile)))
 
 
 @ROUTES.action(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
+from functools import lru_cache
 
 from markupsafe import Markup
 
@@ -54,12 +55,16 @@ def build_board(
     args: tuple[object, ...]
     for pos, name in enumerate(HEART_NAMES):
         if removed >> pos & 1:
-            pieces[name] = Piece("gap", (pos,))
+            pieces[name] = GAPS[pos]
             continue
-        rank = rank_name(game.rank_at(pos))
-        covered = not free >> pos & 1
-        args = (pos, rank, heart_name(rank, lang), covered, selected == pos)
-        pieces[name] = Piece("heart_card", args, extra(name))
+        key = (pos, game.rank_at(pos), not free >> pos & 1, selected == pos, help.get(name),
+               static, lang)
+        piece = _CARDS.get(key)
+        if piece is None:
+            rank = rank_name(key[1])
+            args = (pos, rank, heart_name(rank, lang), key[2], key[3])
+            piece = _CARDS[key] = Piece("heart_card", args, extra(name))
+        pieces[name] = piece
     # An empty stock shows whether tapping it turns the waste over.
     can_redeal = game.stock_count == 0 and game.waste_count > 0
     pieces["h2h-stock"] = Piece("stock", (game.stock_count, can_redeal), extra("h2h-stock"))
@@ -79,8 +84,8 @@ def build_board(
     # Action routes are /heart-to-heart/games/{id}/{verb}: Finish sits beside undo.
     finish_url = undo_url.rsplit("/", 1)[0] + "/finish"
     pieces["h2h-finish"] = Piece("finish", (finish_url, can_finish(game) and not static))
-    if game.status == "playing":
-        pieces["h2h-dialog"] = Piece("end_dialog", (undo_url, "playing", 0, 0, False))
+    if game.status == "playing":  # no dialog: nothing of the game in it, not even its id
+        pieces["h2h-dialog"] = Piece("end_dialog", ("", "playing", 0, 0, False))
     else:
         args = (undo_url, game.status, game.elapsed_seconds, game.moves, can_undo, game.deal)
         pieces["h2h-dialog"] = Piece("end_dialog", args)
@@ -88,10 +93,17 @@ def build_board(
     return pieces
 
 
+GAPS = tuple(Piece("gap", (pos,)) for pos in range(HEART_SIZE))
+# Heart cards by everything they are drawn from (a few thousand at most): a board is mostly
+# the same cards again.
+_CARDS: dict[tuple, Piece] = {}
+
+
 def piece_name(target: Target) -> str:
     return "h2h-waste" if target == "waste" else f"p{target}"
 
 
+@lru_cache(maxsize=4096)
 def help_text(targets: frozenset[Target] | tuple[()]) -> str:
     """A help set as the ``h2h-help`` piece carries it: "3 7 24 waste"."""
     return " ".join(sorted(map(str, targets), key=lambda t: (not t.isdigit(), len(t), t)))

@@ -25,7 +25,18 @@ from app.rules.heart_to_heart import (
     new_game,
 )
 from app.store import GameStore, GameUnreadable, StoredGame, Unreadable
-from app.web.games import GameNotFound, Loaded, StaleVersion, read_loaded
+from app.web.games import (
+    CAS_ATTEMPTS,
+    Loaded,
+    StaleVersion,
+    is_stored,
+    owned_game,
+    read_loaded,
+    session_number,
+    store_first,
+    unstored,
+    unstored_id,
+)
 from app.web.profile import Profile, record_heart_to_heart_game, update_profile
 from app.web.results import heart_to_heart_row, record
 
@@ -172,22 +183,55 @@ async def replace_game(store: GameStore, session_id: str, code: str) -> LoadedGa
 
 
 async def current_game(store: GameStore, session_id: str) -> LoadedGame:
-    """This session's current game; a new random one when there is none, or when it cannot be
-    read (then marked ``replaced_unreadable``, for the page to say so)."""
+    """This session's current game; when there is none, its next game, not stored until its
+    first action (app/web/games.py); a new random one when it cannot be read (then marked
+    ``replaced_unreadable``, for the page to say so)."""
     found = await read_current(store, session_id)
     if isinstance(found, Loaded):
         return found
+    if found is None:
+        return unstored_game(session_id, next_code(session_id))
     fresh = await replace_game(store, session_id, random_code("N"))
-    return Loaded(fresh.stored, fresh.game, replaced_unreadable=found is not None)
+    return Loaded(fresh.stored, fresh.game, replaced_unreadable=True)
+
+
+def next_code(session_id: str) -> str:
+    """The N deal this session gets when it has no game: random, but the same every time, and
+    never stuck from the start (like random_code)."""
+    for attempt in range(1000):
+        number = session_number(session_id, f"{KIND}:{attempt}") % CODE_SPACE
+        code = str(DealCode(GAME, "N", number))
+        if new_game(code).status == "playing":
+            return code
+    raise AssertionError("about one deal in ten is stuck, not a thousand in a row")
+
+
+def unstored_game(session_id: str, code: str, game_id: str | None = None) -> LoadedGame:
+    """A new game of ``code`` that is not stored yet (see app/web/games.py)."""
+    game_id = game_id or unstored_id(session_id, code)
+    return Loaded(unstored(game_id, KIND), new_game(code))
+
+
+def readable(stored: StoredGame | None) -> LoadedGame | None:
+    """The stored game, or None when there is none, it is not a Heart to Heart game or it is
+    in a format this engine no longer reads."""
+    if stored is None or stored.kind != KIND:
+        return None
+    try:
+        return Loaded(stored, load(stored))
+    except GameUnreadable:
+        return None
 
 
 async def owned(store: GameStore, session_id: str, game_id: str) -> LoadedGame:
-    """This session's game of that id. Anything else (another browser's game, an expired one,
-    this browser's Hearts match, a state this version cannot read) does not exist here."""
-    found = await read_loaded(store.get(session_id, game_id), KIND, load)
-    if isinstance(found, Loaded):
-        return found
-    raise GameNotFound(NOT_FOUND)
+    """This session's game of that id (or a page's game not stored yet). Anything else
+    (another browser's game, an expired one, this browser's Hearts match, a state this version
+    cannot read) does not exist here."""
+
+    async def page_game(code: str) -> LoadedGame:
+        return unstored_game(session_id, parse_code(code), game_id)
+
+    return await owned_game(store, session_id, game_id, readable, page_game, NOT_FOUND)
 
 
 # How the time spent before an action is counted (the rules count it only while the game is
@@ -234,24 +278,34 @@ async def act(
     action: Action,
     timing: Timing,
 ) -> Turn:
-    """Apply ``action`` to this session's game held at ``version`` (None: whatever is current)
-    and store it by compare-and-set. An action that changes nothing stores nothing."""
-    before = await owned(store, session_id, game_id)
-    if version is not None and version != before.stored.version:
-        raise StaleVersion(before)
-    game = before.game.copy()
-    timing(game, before.stored)
-    try:
-        result = action(game)
-    except UndoError as error:
-        raise Refused(error, before) from error
-    if not result.changed:
-        return Turn(before, before, result)
-    saved = await commit(store, session_id, before.stored, game)
-    if saved is None:  # another tab or a double tap won the race: show what is there now
-        raise StaleVersion(await owned(store, session_id, game_id))
-    remember(saved, game)
-    return Turn(before, Loaded(saved, game), result)
+    """Apply ``action`` to this session's game held at ``version`` and store it by
+    compare-and-set. An action that changes nothing stores nothing.
+
+    ``version`` None (an API client that did not say) means the game as it is when this
+    action's turn comes: when another request changes it first, the action is applied again to
+    what that request stored (up to CAS_ATTEMPTS times)."""
+    for _ in range(CAS_ATTEMPTS):
+        before = await owned(store, session_id, game_id)
+        if not is_stored(before.stored):
+            state = before.game.to_json()
+            before = await store_first(store, session_id, before, state, readable, NOT_FOUND)
+        if version is not None and version != before.stored.version:
+            raise StaleVersion(before)
+        game = before.game.copy()
+        timing(game, before.stored)
+        try:
+            result = action(game)
+        except UndoError as error:
+            raise Refused(error, before) from error
+        if not result.changed:
+            return Turn(before, before, result)
+        saved = await commit(store, session_id, before.stored, game)
+        if saved is not None:
+            remember(saved, game)
+            return Turn(before, Loaded(saved, game), result)
+        if version is not None:  # another tab or a double tap won the race: show it
+            break
+    raise StaleVersion(await owned(store, session_id, game_id))
 
 
 async def commit(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Body
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
 from app.rules.cards import card_text, cards_in, parse_card
@@ -35,6 +35,7 @@ from app.web.api_models import (
     links_to,
     matches,
     stale_answer,
+    state_response,
     version_of,
 )
 from app.web.api_route import ApiRoute
@@ -107,7 +108,7 @@ def invalid_card(lang: str) -> JSONResponse:
 
 async def act(
     visit: Visit, game_id: str, version: int | None, action: service.Action
-) -> HeartsState | JSONResponse:
+) -> Response:
     """The API's side of an action: the state after it and the bots' answer, or 409 with the
     state as it is when the version is stale or the rules refuse it (nothing changed)."""
     lang = visit.lang
@@ -119,7 +120,7 @@ async def act(
         message = refusal_text(refused.error, translator(lang))
         reason = getattr(refused.error, "reason", "not_a_card")
         return conflict_answer(reason, message, match_state(refused.current, lang))
-    return match_state(turn.after, lang)
+    return state_response(match_state(turn.after, lang))
 
 
 def match_links() -> dict:
@@ -164,17 +165,20 @@ ACTED = "The state after the action and the bots' answer"
 async def create_match(visit: VisitDep, body: Annotated[HeartsNewGame | None, Body()] = None):
     store, session_id = visit.store, visit.session_id
     if body is None or body.deal is None:
-        return match_state(await service.new_random_match(store, session_id), visit.lang)
+        loaded = await service.new_random_match(store, session_id)
+        return state_response(match_state(loaded, visit.lang), 201)
     try:
         code = parse_match_code(body.deal)
     except DealCodeError as error:
         return api_error(422, "invalid_deal", deal_error_message(error, translator(visit.lang)))
-    return match_state(await service.new_match(store, session_id, code), visit.lang)
+    loaded = await service.new_match(store, session_id, code)
+    return state_response(match_state(loaded, visit.lang), 201)
 
 
 @ROUTES.read("hearts_get_match", "The state of a match, as the player may see it")
 async def get_match(game_id: str, visit: VisitDep):
-    return match_state(await service.owned(visit.store, visit.session_id, game_id), visit.lang)
+    loaded = await service.owned(visit.store, visit.session_id, game_id)
+    return state_response(match_state(loaded, visit.lang))
 
 
 @ROUTES.action(

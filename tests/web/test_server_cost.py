@@ -1,0 +1,144 @@
+"""What a request costs the server (issue 17): compressed answers, cacheable static files, no
+game stored for a visit that does nothing, and API actions without a version applied to the
+game as it is."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+
+import httpx
+from fastapi import FastAPI
+
+from app.rules.heart_to_heart import HeartToHeartGame
+from app.web.compression import COMPRESS_MIN
+from app.web.session import COOKIE_NAME, SessionMiddleware
+from tests.reliability.cardroom_pages import HX, h2h_board
+
+STYLESHEET = re.compile(r'<link rel="stylesheet" href="(/static/[^"]+)"')
+
+
+def wire_size(response: httpx.Response) -> int:
+    return response.num_bytes_downloaded
+
+
+async def test_pages_and_states_are_compressed_as_the_browser_accepts(client):
+    for encoding, expected in (("br", "br"), ("gzip, deflate", "gzip"),
+                               ("gzip;q=0, br", "br"), ("br;q=0, gzip", "gzip")):
+        page = await client.get("/hearts", headers={"accept-encoding": encoding})
+        assert page.status_code == 200
+        assert page.headers["content-encoding"] == expected, encoding
+        assert wire_size(page) < len(page.content) / 2
+        assert page.text.startswith("<!doctype html>")
+        assert page.headers["cache-control"] == "no-store"
+        assert "content-security-policy" in page.headers
+    state = await client.post("/api/heart-to-heart/games", json={},
+                              headers={"accept-encoding": "gzip"})
+    assert state.status_code == 201
+    assert state.headers["content-encoding"] == "gzip"
+    assert len(state.json()["heart"]) == 25
+
+
+async def test_small_or_unasked_answers_go_as_they_are(client):
+    health = await client.get("/healthz", headers={"accept-encoding": "br"})
+    assert len(health.content) < COMPRESS_MIN
+    assert "content-encoding" not in health.headers
+    page = await client.get("/hearts", headers={"accept-encoding": "identity"})
+    assert "content-encoding" not in page.headers
+    assert wire_size(page) == len(page.content) == int(page.headers["content-length"])
+
+
+async def test_static_files_have_fingerprinted_urls_cached_for_a_year(client):
+    page = await client.get("/heart-to-heart")
+    url = STYLESHEET.search(page.text).group(1)
+    assert re.fullmatch(r"/static/[0-9a-f]{10}/css/app\.css", url)
+    css = await client.get(url, headers={"accept-encoding": "br"})
+    assert css.status_code == 200
+    assert css.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert css.headers["content-encoding"] == "br"
+    assert css.headers["content-type"].startswith("text/css")
+    assert wire_size(css) < len(css.content)
+    plain = await client.get("/static/css/app.css", headers={"accept-encoding": "identity"})
+    assert plain.content == css.content
+    assert plain.headers["cache-control"] == "no-cache"
+    assert "content-encoding" not in plain.headers
+    again = await client.get(url, headers={"if-none-match": css.headers["etag"]})
+    assert again.status_code == 304
+    assert again.content == b""
+    assert (await client.get("/static/0123456789/css/app.css")).status_code == 404
+    assert (await client.get("/static/../app/main.py")).status_code == 404
+    assert (await client.post(url)).status_code == 405
+
+
+def games_in(app: FastAPI) -> int:
+    path = app.state.settings.store_url.removeprefix("sqlite:///")
+    with sqlite3.connect(path) as db:
+        return db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+
+
+async def test_a_visit_stores_no_game_until_its_first_action(client, new_client, app):
+    for path in ("/", "/heart-to-heart", "/heart-to-heart/rules"):
+        assert (await new_client().get(path)).status_code == 200
+    first = await client.get("/heart-to-heart")
+    game_id, version = h2h_board(first.text)
+    assert games_in(app) == 0
+    # A reload shows the same game, still not stored.
+    assert h2h_board((await client.get("/heart-to-heart")).text) == (game_id, version)
+    assert games_in(app) == 0
+    tap = await client.post(f"/heart-to-heart/games/{game_id}/tap",
+                            data={"target": "stock", "version": str(version)}, headers=HX)
+    assert tap.status_code == 200
+    assert games_in(app) == 1
+    session = SessionMiddleware(app, app.state.settings.secret_key, False).session_from(
+        client.cookies[COOKIE_NAME])
+    stored = await app.state.store.get(session, game_id)
+    assert stored is not None
+    assert stored.version == version + 1
+    assert h2h_board((await client.get("/heart-to-heart")).text) == (game_id, version + 1)
+    # Another browser cannot act on a page's game, stored or not.
+    other = new_client()
+    page = await other.get("/hearts")
+    match_id = re.search(r'data-game="([\w-]+)"', page.text).group(1)
+    for browser, path in ((other, f"/heart-to-heart/games/{game_id}/tap"),
+                          (client, f"/hearts/games/{match_id}/pass")):
+        answer = await browser.post(path, data={"target": "stock", "version": "1"}, headers=HX)
+        assert answer.status_code == 404, path
+    assert games_in(app) == 2  # this game, and the other browser's Hearts match
+
+
+async def test_an_api_action_without_a_version_applies_to_the_game_as_it_is(client, app):
+    state = (await client.post("/api/heart-to-heart/games", json={"deal": "HH1-W-AAAAAAB"})).json()
+    store = app.state.store
+    compare_and_set = store.compare_and_set
+    raced = []
+
+    async def another_request_first(session_id, game_id, version, new_state):
+        """Another tab's draw lands between this request's read and its write (once)."""
+        if not raced:
+            stored = await store.get(session_id, game_id)
+            other = HeartToHeartGame.from_json(stored.state)
+            other.tap("stock")
+            raced.append(await compare_and_set(session_id, game_id, version, other.to_json()))
+        return await compare_and_set(session_id, game_id, version, new_state)
+
+    store.compare_and_set = another_request_first
+    try:
+        answer = await client.post(f"/api/heart-to-heart/games/{state['game_id']}/tap",
+                                   json={"target": "stock"})
+    finally:
+        del store.compare_and_set
+    assert raced[0] is not None
+    assert answer.status_code == 200, answer.text
+    after = answer.json()
+    assert after["version"] == state["version"] + 2
+    assert after["moves"] == 2  # both draws: the other tab's, then this one
+    # With a version, the same race is a stale version (409) and changes nothing.
+    raced.clear()
+    store.compare_and_set = another_request_first
+    try:
+        answer = await client.post(f"/api/heart-to-heart/games/{state['game_id']}/tap",
+                                   json={"target": "stock", "version": after["version"]})
+    finally:
+        del store.compare_and_set
+    assert answer.status_code == 409
+    assert answer.json()["state"]["moves"] == 3
