@@ -26,6 +26,7 @@ from app.web.i18n import (
     jinja_pgettext,
     translator,
 )
+from app.web.preferences import html_attributes, request_settings
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 TEMPLATES_DIR = ROOT / "templates"
@@ -46,6 +47,15 @@ def _card_name(c: int) -> str:
     return translator(current_language.get()).card_names[c]
 
 
+STATIC_VERSIONS = _static_versions()
+
+
+def static_url(path: str) -> str:
+    """A static file's URL, with its content version when the file exists."""
+    version = STATIC_VERSIONS.get(path)
+    return f"/static/{path}?v={version}" if version else f"/static/{path}"
+
+
 def make_environment() -> Environment:
     env = Environment(
         loader=FileSystemLoader(TEMPLATES_DIR),
@@ -61,14 +71,8 @@ def make_environment() -> Environment:
         jinja_gettext, jinja_ngettext, newstyle=True, pgettext=jinja_pgettext
     )
     env.filters["number"] = jinja_number
-    versions = _static_versions()
-
-    def static(path: str) -> str:
-        version = versions.get(path)
-        return f"/static/{path}?v={version}" if version else f"/static/{path}"
-
     env.globals.update(
-        static=static, card_name=_card_name, SUIT_SYMBOLS=SUIT_SYMBOLS, LANGUAGES=LANGUAGES
+        static=static_url, card_name=_card_name, SUIT_SYMBOLS=SUIT_SYMBOLS, LANGUAGES=LANGUAGES
     )
     return env
 
@@ -101,7 +105,14 @@ def page(
     status: int = 200,
     headers: dict[str, str] | None = None,
 ) -> HTMLResponse:
-    """A full page: ``context`` plus ``path`` (for the language switch) and ``url_for`` (the
-    path of a named route: ``url_for("hearts_deal", code=…)``) rendered in ``lang``."""
-    context = {"path": request.url.path, "url_for": request.app.url_path_for, **context}
+    """A full page: ``context`` plus ``path`` (for the language switch), ``url_for`` (the
+    path of a named route: ``url_for("hearts_deal", code=…)``) and ``settings_attributes``
+    (the player's settings on ``<body>``, when the route read the profile) rendered in ``lang``."""
+    settings = request_settings(request)
+    context = {
+        "path": request.url.path,
+        "url_for": request.app.url_path_for,
+        "settings_attributes": html_attributes(settings),
+        **context,
+    }
     return HTMLResponse(render(name, context, lang), status_code=status, headers=headers)
