@@ -23,8 +23,8 @@
     tapped = true;
     start();
   }
-  window.addEventListener("pointerdown", firstTap, true);
-  window.addEventListener("keydown", firstTap, true);
+  // Events that let a page start audio (a touch's pointerdown does not).
+  for (const type of ["click", "touchend", "keydown"]) window.addEventListener(type, firstTap, true);
   document.addEventListener("cardroom:settings", () => {
     start();
     play("take"); // turning sound on says so

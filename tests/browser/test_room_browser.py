@@ -122,6 +122,31 @@ def test_sound_is_off_by_default_and_never_before_a_tap(new_page):
     assert page.evaluate("window.__audio.contexts") == 1
 
 
+# Records the vibrations asked for.
+VIBRATE_HOOK = """
+window.__buzz = [];
+navigator.vibrate = (pattern) => { window.__buzz.push(pattern); return true; };
+"""
+
+
+@pytest.mark.parametrize("vibration", [True, False])
+def test_a_refused_move_vibrates_when_vibration_is_on(new_page, vibration):
+    page = new_page("phone", "en")
+    page.context.add_init_script(VIBRATE_HOOK)
+    page.goto("/hearts")
+    assert page.request.put("/api/settings", data={"vibration": vibration}).ok
+    page.reload()
+    game_id = page.locator(".ht").get_attribute("data-game")
+    state = page.request.get(f"{HEARTS_API}/{game_id}").json()
+    assert state["phase"] == "passing"
+    # Another tab passes first, so this page's pass is refused (409: the table had changed).
+    page.request.post(f"{HEARTS_API}/{game_id}/pass", data={"cards": state["hand"][:3]})
+    for code in state["hand"][3:6]:
+        press(page.locator(f"#ht-c-{code}"), "phone")
+    press_and_wait(page, page.locator(".ht-pass-button"), "phone")
+    assert page.evaluate("window.__buzz") == ([60] if vibration else [])
+
+
 def play_all_but_the_last_tap(page: Page) -> tuple[str, str]:
     """Start the W deal in the page's session and play its winning line through the API but
     for the last tap: the game's id and that last target."""
@@ -232,10 +257,10 @@ def test_statistics_match_the_games_played_and_the_reset_asks(new_page, axe):
         "aria-label", "Last 2 results: 1 won, 1 not won"
     )
     for level in ("all", "easy"):
-        group = page.locator(f"[data-game=hearts] [data-level={level}]")
         for name, value in hearts.items():
-            expect(group.locator(f"[data-stat={name}]")).to_have_text(value)
-    expect(page.locator("[data-level=normal] [data-stat=played]")).to_have_text("0")
+            cell = page.locator(f"[data-game=hearts] [data-level={level}][data-stat={name}]")
+            expect(cell).to_have_text(value)
+    expect(page.locator("[data-level=normal][data-stat=played]")).to_have_text("0")
     expect(page.locator("[data-game=assisted] [data-stat=played]").first).to_have_text("0")
 
     page.get_by_role("link", name="Reset statistics").click()

@@ -149,3 +149,44 @@ def test_every_table_colour_keeps_aa_contrast():
         for felt in felts:
             for name, ink in text.items():
                 assert contrast(ink, felt) >= 4.5, (colour, felt, name)
+
+
+def test_places_share_a_place_on_equal_totals():
+    from app.web.hearts.table import places_of
+
+    places = places_of((57, 101, 57, 40), ("You", "West", "North", "East"))
+    assert [(p.place, p.name, p.total) for p in places] == [
+        (1, "East", 40), (2, "You", 57), (2, "North", 57), (4, "West", 101),
+    ]
+
+
+async def test_a_hearts_match_ends_with_places_and_counts_in_statistics(client):
+    state = (await client.post("/api/hearts/games", json={"deal": "HT1-E-AAAAAAB"})).json()
+    url = f"/api/hearts/games/{state['game_id']}"
+    queens = 0
+    while state["phase"] != "match_over":
+        if state["phase"] == "passing":
+            answer = await client.post(f"{url}/pass", json={"cards": state["hand"][:3]})
+        elif state["phase"] == "hand_over":
+            answer = await client.post(f"{url}/next-hand", json={})
+        else:
+            answer = await client.post(f"{url}/play", json={"card": state["legal"][0]})
+        before, state = state, answer.json()
+        if before["phase"] == "playing" and state["phase"] != "playing":
+            queens += any(t["winner"] == 0 and "QS" in [p["card"] for p in t["cards"]]
+                          for t in state["tricks"])
+    assert queens  # this deal, played so, hands the player the Q♠ at least once
+    totals = [sum(scores[s] for scores in state["hand_scores"]) for s in range(4)]
+    page = (await client.get("/hearts", headers={"accept-language": "en"})).text
+    dialog = page[page.index('id="ht-end-dialog"'):]
+    mine = 1 + sum(t < totals[0] for t in totals)
+    assert f"Your place: {mine} of 4, with {totals[0]} points." in dialog
+    seats = re.findall(r'<li data-seat="(\d)" data-place="(\d)">', dialog)
+    assert [int(seat) for seat, _ in seats] == sorted(range(4), key=lambda s: (totals[s], s))
+    assert dialog.index("Your place") < dialog.index("ht-places") < dialog.index("ht-scores")
+
+    stats = (await client.get("/stats", headers={"accept-language": "en"})).text
+    for level in ("all", "easy"):
+        assert f'data-level="{level}" data-stat="played">1<' in stats
+        assert f'data-level="{level}" data-stat="queens">{queens}<' in stats
+    assert 'data-level="normal" data-stat="played">0<' in stats
