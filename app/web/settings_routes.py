@@ -98,8 +98,10 @@ async def put_settings(
 
 @router.get("/settings", response_class=HTMLResponse, name="settings_page")
 async def settings_page(request: Request, profile: ProfileDep, lang: Lang) -> HTMLResponse:
+    settings = settings_of(profile)
     context = {
-        "settings": settings_of(profile),
+        # The form's values: animation_speed None is the "system" choice.
+        "chosen": {**settings.model_dump(), "animation_speed": settings.animation_speed or SYSTEM},
         "speeds": (SYSTEM, *ANIMATION_SPEEDS),
         "card_backs": CARD_BACKS,
         "table_colours": TABLE_COLOURS,
