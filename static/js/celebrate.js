@@ -57,7 +57,8 @@
       layer.remove();
       window.removeEventListener("keydown", stop, true);
     };
-    layer.addEventListener("pointerdown", stop);
+    // On the click, not the pointerdown: the tap must not go on to the button under the card.
+    layer.addEventListener("click", stop);
     window.addEventListener("keydown", stop, true);
     Promise.all(falls).then(stop, stop);
   }
