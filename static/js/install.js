@@ -14,8 +14,8 @@
     if (lock && !lock.released) return;
     try {
       lock = await navigator.wakeLock.request("screen");
-      document.documentElement.dataset.awake = "true";
-      lock.addEventListener("release", () => { delete document.documentElement.dataset.awake; });
+      document.body.dataset.awake = "true";
+      lock.addEventListener("release", () => { delete document.body.dataset.awake; });
     } catch {
       lock = null; // refused (say, power saving): the screen behaves as usual
     }

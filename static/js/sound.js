@@ -85,19 +85,24 @@
     for (const card of landed) {
       if (!card.closest(".ht-trick")) continue;
       hear("take");
-      if (card.dataset.won === "true") {
-        const trick = card.closest(".ht-trick");
-        hear(trick && trick.querySelector("[data-card='QS']") ? "queen" : "trick");
-      }
+      if (card.dataset.won === "true") trickWon(card);
     }
+  }
+  // The card that took the trick: the Q♠ in the trick has its own sound.
+  function trickWon(card) {
+    const trick = card.closest(".ht-trick");
+    hear(trick && trick.querySelector("[data-card='QS']") ? "queen" : "trick");
   }
   new MutationObserver((changes) => {
     for (const change of changes) {
+      const target = change.target;
       if (change.type === "childList") change.addedNodes.forEach(added);
-      else if (change.target.getAttribute("aria-pressed") === "true") hear("take");
+      else if (change.attributeName === "data-won") {
+        if (target.dataset.won === "true" && target.closest(".ht-trick")) trickWon(target);
+      } else if (target.getAttribute("aria-pressed") === "true") hear("take");
     }
   }).observe(document, {
-    subtree: true, childList: true, attributes: true, attributeFilter: ["aria-pressed"],
+    subtree: true, childList: true, attributes: true, attributeFilter: ["aria-pressed", "data-won"],
   });
   document.addEventListener("DOMContentLoaded", () => {
     stockCount = countOf(document.getElementById("h2h-stock"));

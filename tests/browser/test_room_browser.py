@@ -24,7 +24,7 @@ HEARTS_API = "/api/hearts/games"
 
 # Counts audio contexts made and notes started, whoever makes them.
 AUDIO_HOOK = """
-window.__audio = { contexts: 0, notes: 0 };
+window.__audio = { contexts: 0, notes: 0, pitches: [] };
 {
   const Real = window.AudioContext;
   window.AudioContext = class extends Real {
@@ -33,6 +33,7 @@ window.__audio = { contexts: 0, notes: 0 };
   const start = OscillatorNode.prototype.start;
   OscillatorNode.prototype.start = function (...args) {
     window.__audio.notes += 1;
+    window.__audio.pitches.push(this.frequency.value);
     return start.apply(this, args);
   };
 }
@@ -111,15 +112,47 @@ def test_sound_is_off_by_default_and_never_before_a_tap(new_page):
     page.goto("/heart-to-heart")
     press_and_wait(page, page.locator("#h2h-stock"), "desktop")
     press_and_wait(page, page.locator("#h2h-stock"), "desktop")
-    assert page.evaluate("window.__audio") == {"contexts": 0, "notes": 0}
+    assert page.evaluate("window.__audio.contexts + window.__audio.notes") == 0
 
     assert page.request.put("/api/settings", data={"sound": True}).ok
     page.reload()
     page.wait_for_load_state("load")
-    assert page.evaluate("window.__audio") == {"contexts": 0, "notes": 0}
+    assert page.evaluate("window.__audio.contexts + window.__audio.notes") == 0
     press_and_wait(page, page.locator("#h2h-stock"), "desktop")  # the stock turns: a sound
     page.wait_for_function("window.__audio.notes > 0")
     assert page.evaluate("window.__audio.contexts") == 1
+
+
+TRICK_PITCH = 262  # the first note of sound.js's "trick" and of no other sound
+
+
+def test_hearts_sounds_follow_the_table(new_page):
+    page = new_page("desktop", "en")
+    page.context.add_init_script(AUDIO_HOOK)
+    page.goto("/hearts")
+    assert page.request.put("/api/settings", data={"sound": True}).ok
+    page.reload()
+    hand = page.locator("#ht-hand button[data-card]")
+    for i in range(3):  # the cards to pass rise, each with a sound
+        hand.nth(i).click()
+    page.wait_for_function("window.__audio.notes >= 1")
+    press_and_wait(page, page.locator(".ht-pass-button"), "desktop")
+    # The first trick ends with the player's first card (the bots after it play in turn);
+    # its sound comes when the table shows who took it.
+    page.wait_for_function("document.querySelector('#ht-hand').dataset.phase === 'playing'")
+    playable = page.locator("#ht-hand button[data-card]:not([aria-disabled=true])")
+    press_and_wait(page, playable.first, "desktop")
+    page.wait_for_function(f"window.__audio.pitches.includes({TRICK_PITCH})")
+    assert page.evaluate("window.__audio.contexts") == 1
+
+
+def test_a_game_keeps_the_screen_awake(new_page):
+    page = new_page("phone", "en")
+    page.goto("/heart-to-heart")
+    expect(page.locator("body")).to_have_attribute("data-awake", "true")
+    page.goto("/stats")  # not a game: the screen may sleep
+    page.wait_for_load_state("load")
+    assert page.locator("body").get_attribute("data-awake") is None
 
 
 # Records the vibrations asked for.
