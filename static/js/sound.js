@@ -4,7 +4,7 @@
 // What happened is read from the page itself, whoever drew it: a card lifted, a pair leaving
 // the heart, the stock turning, a card landing on the Hearts table, a trick won (the Q♠ in it).
 // Other scripts send document events "cardroom:sound" (detail: a sound's name; the win comes
-// from static/js/celebrate.js) and "cardroom:refused" (a move the rules refused: a buzz).
+// from static/js/celebrate.js) and "cardroom:refused" (a move the rules refuse: a buzz).
 (() => {
   "use strict";
   const root = document.body;
@@ -108,12 +108,8 @@
     stockCount = countOf(document.getElementById("h2h-stock"));
   });
 
-  // Vibration: a refused move, told by an event or by the server's 409.
-  function buzz() {
+  // Vibration: a refused move (the games' scripts tell it as they shake the card).
+  document.addEventListener("cardroom:refused", () => {
     if (root.dataset.vibration === "on" && navigator.vibrate) navigator.vibrate(60);
-  }
-  document.addEventListener("cardroom:refused", buzz);
-  document.addEventListener("htmx:afterRequest", (event) => {
-    if (event.detail.xhr && event.detail.xhr.status === 409) buzz();
   });
 })();

@@ -130,10 +130,8 @@ def new_page(browser: Browser, base_url: str) -> Iterator[NewPage]:
     errors: list[str] = []
 
     def console(page: Page, message: ConsoleMessage) -> None:
-        # A page's own error status (a bad deal code's 400) is checked by its test, and so is
-        # a refused action's 409, an answer the page handles (it redraws the table).
-        expected = "(Conflict)" in message.text
-        if message.type == "error" and message.location.get("url") != page.url and not expected:
+        # A page's own error status (a bad deal code's 400) is checked by its test.
+        if message.type == "error" and message.location.get("url") != page.url:
             errors.append(f"{page.url}: {message.text}")
 
     def watch(page: Page) -> None:
