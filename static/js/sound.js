@@ -43,7 +43,12 @@
   const PRIORITY = ["win", "queen", "trick", "pair", "draw", "take"];
 
   function play(name) {
-    if (!soundOn() || !context || context.state !== "running") return;
+    if (!soundOn() || !context) return;
+    if (context.state !== "running") {
+      // A context made on this very tap may still be starting.
+      context.resume().then(() => play(name), () => {});
+      return;
+    }
     const now = context.currentTime;
     for (const [at, frequency, length, wave] of SOUNDS[name]) {
       const note = context.createOscillator();

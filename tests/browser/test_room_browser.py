@@ -119,7 +119,7 @@ def test_sound_is_off_by_default_and_never_before_a_tap(new_page):
     page.wait_for_load_state("load")
     assert page.evaluate("window.__audio.contexts + window.__audio.notes") == 0
     press_and_wait(page, page.locator("#h2h-stock"), "desktop")  # the stock turns: a sound
-    page.wait_for_function("window.__audio.notes > 0")
+    page.wait_for_function("() => window.__audio.notes > 0")
     assert page.evaluate("window.__audio.contexts") == 1
 
 
@@ -135,14 +135,14 @@ def test_hearts_sounds_follow_the_table(new_page):
     hand = page.locator("#ht-hand button[data-card]")
     for i in range(3):  # the cards to pass rise, each with a sound
         hand.nth(i).click()
-    page.wait_for_function("window.__audio.notes >= 1")
+    page.wait_for_function("() => window.__audio.notes >= 1")
     press_and_wait(page, page.locator(".ht-pass-button"), "desktop")
     # The first trick ends with the player's first card (the bots after it play in turn);
     # its sound comes when the table shows who took it.
-    page.wait_for_function("document.querySelector('#ht-hand').dataset.phase === 'playing'")
+    page.wait_for_function("() => document.querySelector('#ht-hand').dataset.phase === 'playing'")
     playable = page.locator("#ht-hand button[data-card]:not([aria-disabled=true])")
     press_and_wait(page, playable.first, "desktop")
-    page.wait_for_function(f"window.__audio.pitches.includes({TRICK_PITCH})")
+    page.wait_for_function("p => window.__audio.pitches.includes(p)", arg=TRICK_PITCH)
     assert page.evaluate("window.__audio.contexts") == 1
 
 
@@ -364,7 +364,7 @@ def test_the_offline_page_shows_when_the_network_is_gone(new_page):
     page.goto("/hearts")
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.reload()  # now under the worker's control
-    page.wait_for_function("!!navigator.serviceWorker.controller")
+    page.wait_for_function("() => !!navigator.serviceWorker.controller")
     page.context.set_offline(True)
     try:
         page.goto("/heart-to-heart")
