@@ -61,12 +61,15 @@ def settings_of(profile: Profile | None) -> PlayerSettings:
         if option in options:
             values[key] = options[option]
     values = {key: value for key, value in values.items() if key in PlayerSettings.model_fields}
-    while True:
+    while values:
         try:
             return PlayerSettings.model_validate(values)
         except ValidationError as error:
-            for problem in error.errors():
-                values.pop(str(problem["loc"][0]), None)
+            bad = {str(problem["loc"][0]) for problem in error.errors() if problem["loc"]}
+            if not bad & values.keys():
+                break
+            values = {key: value for key, value in values.items() if key not in bad}
+    return DEFAULTS
 
 
 def request_settings(request: Request) -> PlayerSettings:

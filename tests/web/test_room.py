@@ -190,3 +190,15 @@ async def test_a_hearts_match_ends_with_places_and_counts_in_statistics(client):
         assert f'data-level="{level}" data-stat="played">1<' in stats
         assert f'data-level="{level}" data-stat="queens">{queens}<' in stats
     assert 'data-level="normal" data-stat="played">0<' in stats
+
+
+def test_a_stored_setting_this_version_cannot_use_counts_as_unset():
+    from app.web.preferences import settings_of
+    from app.web.profile import Profile
+
+    data = {"settings": {"sound": True, "card_back": "plaid", "later_key": 1},
+            "h2h_options": {"move_errors": True}}
+    settings = settings_of(Profile(1, data))
+    assert settings.sound and settings.h2h_move_errors
+    assert settings.card_back == DEFAULTS.card_back
+    assert settings_of(Profile(1, {})) == DEFAULTS
