@@ -193,6 +193,8 @@ async def record_heart_to_heart_game(
         _count_result(stats, won)
         if not won:
             return
+        # The celebration announces the player's own records only: an assisted win, none.
+        _bucket(data, "heart_to_heart")["news"] = []
         news = []
         if stats["best_time"] is None or seconds < stats["best_time"]:
             stats["best_time"] = seconds

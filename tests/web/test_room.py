@@ -202,3 +202,23 @@ def test_a_stored_setting_this_version_cannot_use_counts_as_unset():
     assert settings.sound and settings.h2h_move_errors
     assert settings.card_back == DEFAULTS.card_back
     assert settings_of(Profile(1, {})) == DEFAULTS
+
+
+async def test_an_assisted_win_is_counted_apart_and_announces_no_record(app, client):
+    from app.web.profile import record_heart_to_heart_game
+    from app.web.session import COOKIE_NAME
+
+    await client.get("/")
+    session_id = client.cookies[COOKIE_NAME].rpartition(".")[0]
+    store = app.state.store
+    await record_heart_to_heart_game(store, session_id, won=True, seconds=90, moves=60)
+    assert (await client.get("/stats/news/heart-to-heart")).text.count("<span>") == 3
+    await record_heart_to_heart_game(
+        store, session_id, won=True, seconds=30, moves=40, assisted=True
+    )
+    assert "data-news" not in (await client.get("/stats/news/heart-to-heart")).text
+    page = (await client.get("/stats")).text
+    own = page[page.index('data-game="heart_to_heart"'):page.index('data-game="hearts"')]
+    assisted = page[page.index('data-game="assisted"'):]
+    assert 'data-stat="played">1<' in own and 'data-stat="fewest_moves">60<' in own
+    assert 'data-stat="played">1<' in assisted and 'data-stat="fewest_moves">40<' in assisted
