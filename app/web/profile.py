@@ -161,12 +161,12 @@ def _bucket(data: dict[str, Any], game: str, *, assisted: bool = False,
             level: str | None = None) -> dict[str, Any]:
     model = HeartToHeartStats if game == "heart_to_heart" else HeartsStats
     stats = data.setdefault("stats", {})
-    if level is not None and not assisted:
+    if assisted:
+        bucket = _bucket(data, game).setdefault("assisted", {})
+    elif level is not None:
         bucket = stats.setdefault("hearts_levels", {}).setdefault(level, {})
     else:
         bucket = stats.setdefault(game, {})
-        if assisted:
-            bucket = bucket.setdefault("assisted", {})
     for key, value in model().model_dump(exclude={"assisted"}).items():
         bucket.setdefault(key, value)
     return bucket
