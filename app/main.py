@@ -10,7 +10,7 @@ from fastapi import FastAPI
 
 from app.settings import Settings
 from app.store import open_store
-from app.web import api_docs, daily, home
+from app.web import api_docs, daily, home, install, settings_routes, stats
 from app.web.compression import CompressionMiddleware
 from app.web.errors import install_error_handlers
 from app.web.heart_to_heart import api as heart_to_heart_api
@@ -36,6 +36,10 @@ ROUTERS = (
     heart_to_heart_api.router,
     hearts_api.router,
     daily.api,
+    settings_routes.router,
+    settings_routes.api,
+    stats.router,
+    install.router,
     api_docs.router,
     tables_api.router,
 )

@@ -43,8 +43,10 @@ StoreDep = Annotated[GameStore, Depends(get_store)]
 SessionId = Annotated[str, Depends(get_session_id)]
 
 
-async def get_profile(store: StoreDep, session_id: SessionId) -> Profile:
-    return await load_profile(store, session_id)
+async def get_profile(request: Request, store: StoreDep, session_id: SessionId) -> Profile:
+    profile = await load_profile(store, session_id)
+    request.state.profile = profile  # the page's settings come from it (templating.page)
+    return profile
 
 
 ProfileDep = Annotated[Profile, Depends(get_profile)]
@@ -80,6 +82,7 @@ async def get_visit(request: Request) -> Visit:
     state = request.app.state
     session_id = request.scope[SCOPE_KEY]
     profile = await load_profile(state.store, session_id)
+    request.state.profile = profile
     return Visit(state.store, session_id, profile, language_of(request, profile), state.clock)
 
 

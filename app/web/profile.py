@@ -18,7 +18,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from weakref import WeakValueDictionary
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -48,35 +48,40 @@ class _Checked(BaseModel):
     model_config = ConfigDict(strict=True, extra="allow")
 
 
-class AssistedStats(_Checked):
-    """Games in which the player had help (an undo), kept apart from the others."""
-
-    played: Count = 0
-    won: Count = 0
+RECENT_RESULTS = 30  # how many results the statistics' chart shows
 
 
 class HeartToHeartStats(_Checked):
-    assisted: AssistedStats | None = None
+    # Games in which the player had help (a hint, an undo): the same figures, kept apart.
+    assisted: HeartToHeartStats | None = None
     played: Count = 0
     won: Count = 0
     streak: Count = 0
     best_streak: Count = 0
     best_time: Count | None = None
     fewest_moves: Count | None = None
+    recent: list[bool] = []  # won or not, oldest first, at most RECENT_RESULTS
+    news: list[Literal["time", "moves", "streak"]] = []  # the records the last win set
 
 
 class HeartsStats(_Checked):
-    assisted: AssistedStats | None = None
+    assisted: HeartsStats | None = None  # as for Heart to Heart
     played: Count = 0
     won: Count = 0
+    streak: Count = 0
+    best_streak: Count = 0
     hands: Count = 0
     points: Count = 0
     moons: Count = 0
+    moons_suffered: Count = 0
+    queens: Count = 0  # hands in which the player took the Q♠
+    recent: list[bool] = []
 
 
 class Stats(_Checked):
     heart_to_heart: HeartToHeartStats | None = None
     hearts: HeartsStats | None = None
+    hearts_levels: dict[Literal["easy", "normal", "hard"], HeartsStats] | None = None
 
 
 class ProfileData(_Checked):
@@ -157,97 +162,125 @@ async def update_profile(
 
 
 # Statistics ----------------------------------------------------------------------------------
+# Every figure is kept per bucket: a game's own (``stats.heart_to_heart``, ``stats.hearts``),
+# Hearts per bot level (``stats.hearts_levels.easy`` …), and assisted games apart
+# (``stats.heart_to_heart.assisted`` …), which never touch the others.
 
 
-def _h2h_stats(data: dict[str, Any]) -> dict[str, Any]:
-    stats = data.setdefault("stats", {}).setdefault("heart_to_heart", {})
-    for key in ("played", "won", "streak", "best_streak"):
-        stats.setdefault(key, 0)
-    stats.setdefault("best_time", None)
-    stats.setdefault("fewest_moves", None)
-    _assisted_stats(stats)
-    return stats
+def _bucket(data: dict[str, Any], game: str, *, assisted: bool = False,
+            level: str | None = None) -> dict[str, Any]:
+    model = HeartToHeartStats if game == "heart_to_heart" else HeartsStats
+    stats = data.setdefault("stats", {})
+    if assisted:
+        bucket = _bucket(data, game).setdefault("assisted", {})
+    elif level is not None:
+        bucket = stats.setdefault("hearts_levels", {}).setdefault(level, {})
+    else:
+        bucket = stats.setdefault(game, {})
+    for key, value in model().model_dump(exclude={"assisted"}).items():
+        bucket.setdefault(key, value)
+    return bucket
 
 
-def _hearts_stats(data: dict[str, Any]) -> dict[str, Any]:
-    stats = data.setdefault("stats", {}).setdefault("hearts", {})
-    for key in ("played", "won", "hands", "points", "moons"):
-        stats.setdefault(key, 0)
-    _assisted_stats(stats)
-    return stats
-
-
-def _assisted_stats(stats: dict[str, Any]) -> dict[str, Any]:
-    assisted = stats.setdefault("assisted", {})
-    for key in ("played", "won"):
-        assisted.setdefault(key, 0)
-    return assisted
-
-
-def _count_assisted(stats: dict[str, Any], won: bool) -> None:
-    """An assisted game counts apart: it changes no other figure (streaks, bests, averages)."""
-    assisted = _assisted_stats(stats)
-    assisted["played"] += 1
-    assisted["won"] += int(won)
+def _count_result(stats: dict[str, Any], won: bool) -> None:
+    stats["played"] += 1
+    stats["won"] += int(won)
+    stats["streak"] = stats["streak"] + 1 if won else 0
+    stats["best_streak"] = max(stats["best_streak"], stats["streak"])
+    stats["recent"] = [*stats["recent"], won][-RECENT_RESULTS:]
 
 
 async def record_heart_to_heart_game(
     store: GameStore, session_id: str, *, won: bool, seconds: int, moves: int,
     assisted: bool = False,
 ) -> Profile:
-    """Count one finished Heart to Heart game: a win, or a game left unwon; an ``assisted``
-    one (the player took moves back) apart from the others."""
+    """Count one finished Heart to Heart game: a win, or a game left unwon. A win keeps, in
+    ``news``, which records it set (for the celebration)."""
 
     def change(data: dict[str, Any]) -> None:
-        stats = _h2h_stats(data)
-        if assisted:
-            _count_assisted(stats, won)
+        stats = _bucket(data, "heart_to_heart", assisted=assisted)
+        best_streak = stats["best_streak"]
+        _count_result(stats, won)
+        if not won:
             return
-        stats["played"] += 1
-        if won:
-            stats["won"] += 1
-            stats["streak"] += 1
-            stats["best_streak"] = max(stats["best_streak"], stats["streak"])
-            if stats["best_time"] is None or seconds < stats["best_time"]:
-                stats["best_time"] = seconds
-            if stats["fewest_moves"] is None or moves < stats["fewest_moves"]:
-                stats["fewest_moves"] = moves
-        else:
-            stats["streak"] = 0
+        # The celebration announces the player's own records only: an assisted win, none.
+        _bucket(data, "heart_to_heart")["news"] = []
+        news = []
+        if stats["best_time"] is None or seconds < stats["best_time"]:
+            stats["best_time"] = seconds
+            news.append("time")
+        if stats["fewest_moves"] is None or moves < stats["fewest_moves"]:
+            stats["fewest_moves"] = moves
+            news.append("moves")
+        if stats["best_streak"] > best_streak:
+            news.append("streak")
+        stats["news"] = news
 
     return await update_profile(store, session_id, change)
 
 
 async def record_hearts_match(
     store: GameStore, session_id: str, *, won: bool, hand_points: Sequence[int], moons: int,
-    assisted: bool = False,
+    moons_suffered: int = 0, level: str | None = None, assisted: bool = False,
 ) -> Profile:
-    """Count one finished Hearts match for the player.
+    """Count one finished Hearts match for the player, in all and for its bot ``level``.
 
     ``hand_points``: the player's score in each hand of the match (after the moon rule);
-    ``moons``: how many times the player shot the moon in it; ``assisted``: the player took
-    plays back, so the match counts apart from the others.
+    ``moons``: how many times the player shot the moon in it, ``moons_suffered``: how many
+    times another seat did.
     """
 
     def change(data: dict[str, Any]) -> None:
-        stats = _hearts_stats(data)
-        if assisted:
-            _count_assisted(stats, won)
-            return
-        stats["played"] += 1
-        stats["won"] += int(won)
-        stats["hands"] += len(hand_points)
-        stats["points"] += sum(hand_points)
-        stats["moons"] += moons
+        buckets = [_bucket(data, "hearts", assisted=assisted)]
+        if level is not None and not assisted:
+            buckets.append(_bucket(data, "hearts", level=level))
+        for stats in buckets:
+            _count_result(stats, won)
+            stats["hands"] += len(hand_points)
+            stats["points"] += sum(hand_points)
+            stats["moons"] += moons
+            stats["moons_suffered"] += moons_suffered
 
     return await update_profile(store, session_id, change)
 
 
-def statistics(profile: Profile) -> dict[str, dict[str, Any]]:
-    """Both games' statistics with derived figures, ready for a template."""
+async def record_hearts_queen(
+    store: GameStore, session_id: str, *, level: str | None, assisted: bool = False
+) -> Profile:
+    """Count a hand in which the player took the Q♠."""
+
+    def change(data: dict[str, Any]) -> None:
+        _bucket(data, "hearts", assisted=assisted)["queens"] += 1
+        if level is not None and not assisted:
+            _bucket(data, "hearts", level=level)["queens"] += 1
+
+    return await update_profile(store, session_id, change)
+
+
+async def reset_statistics(store: GameStore, session_id: str) -> Profile:
+    return await update_profile(store, session_id, lambda data: data.pop("stats", None))
+
+
+def _derived(stats: dict[str, Any]) -> dict[str, Any]:
+    stats["win_rate"] = round(100 * stats["won"] / stats["played"]) if stats["played"] else None
+    if "hands" in stats:
+        stats["average"] = round(stats["points"] / stats["hands"], 1) if stats["hands"] else None
+    return stats
+
+
+def statistics(profile: Profile) -> dict[str, Any]:
+    """Every bucket's statistics with derived figures (win rate, average), for a template:
+    ``heart_to_heart``, ``hearts``, ``hearts_levels`` (by level) and ``assisted``."""
     data = {"stats": copy.deepcopy(profile.data.get("stats", {}))}
-    h2h = _h2h_stats(data)
-    hearts = _hearts_stats(data)
-    h2h["win_rate"] = round(100 * h2h["won"] / h2h["played"]) if h2h["played"] else None
-    hearts["average"] = round(hearts["points"] / hearts["hands"], 1) if hearts["hands"] else None
-    return {"heart_to_heart": h2h, "hearts": hearts}
+    return {
+        "heart_to_heart": _derived(_bucket(data, "heart_to_heart")),
+        "hearts": _derived(_bucket(data, "hearts")),
+        "hearts_levels": {
+            level: _derived(_bucket(data, "hearts", level=level))
+            for level in ("easy", "normal", "hard")
+        },
+        "assisted": {
+            game: _derived(_bucket(data, game, assisted=True))
+            for game in ("heart_to_heart", "hearts")
+        },
+    }

@@ -25,6 +25,7 @@ from app.web.i18n import (
     jinja_pgettext,
     translator,
 )
+from app.web.preferences import html_attributes, request_settings
 from app.web.static_files import static_url
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -84,7 +85,14 @@ def page(
     status: int = 200,
     headers: dict[str, str] | None = None,
 ) -> HTMLResponse:
-    """A full page: ``context`` plus ``path`` (for the language switch) and ``url_for`` (the
-    path of a named route: ``url_for("hearts_deal", code=…)``) rendered in ``lang``."""
-    context = {"path": request.url.path, "url_for": request.app.url_path_for, **context}
+    """A full page: ``context`` plus ``path`` (for the language switch), ``url_for`` (the
+    path of a named route: ``url_for("hearts_deal", code=…)``) and ``settings_attributes``
+    (the player's settings on ``<body>``, when the route read the profile) rendered in ``lang``."""
+    settings = request_settings(request)
+    context = {
+        "path": request.url.path,
+        "url_for": request.app.url_path_for,
+        "settings_attributes": html_attributes(settings),
+        **context,
+    }
     return HTMLResponse(render(name, context, lang), status_code=status, headers=headers)

@@ -1,11 +1,13 @@
 // Heart to Heart taps: each tap on the board shows at once what the page can tell by itself
 // (a selection, a pair leaving the heart, the stock count going down with a card turning onto
 // the waste), then goes to the server through Cardroom.taps, which sends the taps in order and
-// lets the answer correct the page. Nothing moves for players who ask for reduced motion.
+// lets the answer correct the page. Motion follows the animation speed setting (none for players
+// who ask for reduced motion and chose no speed).
 // Without JavaScript the board is a plain form and every tap posts it.
 (() => {
   "use strict";
-  const still = matchMedia("(prefers-reduced-motion: reduce)");
+  // The player's animation speed (static/css/room.css): 0 = no motion, 1 normal, 1.6 slow.
+  const pace = () => parseFloat(getComputedStyle(document.body).getPropertyValue("--motion") || "1");
   const taps = () => window.Cardroom.taps;
 
   const board = () => document.getElementById("h2h-board");
@@ -37,7 +39,7 @@
     board().append(ghost);
     ghost.animate(
       [{ opacity: 1, transform: "none" }, { opacity: 0, transform: "translateY(-18%) scale(.8)" }],
-      { duration: 220, easing: "ease-in" },
+      { duration: 220 * pace(), easing: "ease-in" },
     ).onfinish = () => ghost.remove();
   }
 
@@ -64,7 +66,7 @@
       blankWaste("empty");
       return;
     }
-    if (animate && !still.matches) fadeOut(card);
+    if (animate && pace()) fadeOut(card);
     taps().touch(card);
     const gap = document.createElement("span");
     gap.id = card.id;
@@ -96,12 +98,12 @@
       stock.replaceChildren(turn);
     }
     const waste = blankWaste("back");
-    if (animate && !still.matches) {
+    if (animate && pace()) {
       const from = stock.getBoundingClientRect();
       const to = waste.getBoundingClientRect();
       waste.animate(
         [{ transform: `translateX(${from.left - to.left}px) rotateY(80deg)` }, { transform: "none" }],
-        { duration: 200, easing: "ease-out" },
+        { duration: 200 * pace(), easing: "ease-out" },
       );
     }
   }
@@ -109,9 +111,10 @@
   // A covered card shakes and the status line says why (the tap still goes to the server,
   // which changes nothing).
   function refuse(card) {
-    if (!still.matches) {
+    document.dispatchEvent(new CustomEvent("cardroom:refused")); // static/js/sound.js buzzes
+    if (pace()) {
       card.animate([{ translate: "0 0" }, { translate: "-4px 0" }, { translate: "4px 0" },
-        { translate: "0 0" }], { duration: 240 });
+        { translate: "0 0" }], { duration: 240 * pace() });
     }
     const status = document.getElementById("status");
     if (status) status.textContent = board().dataset.covered;

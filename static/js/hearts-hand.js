@@ -142,10 +142,13 @@
   }
 
   function shake(card) {
+    document.dispatchEvent(new CustomEvent("cardroom:refused")); // static/js/sound.js buzzes
+    const pace = parseFloat(getComputedStyle(document.body).getPropertyValue("--motion") || "1");
+    if (!pace) return; // the animation speed setting (static/css/room.css): no motion
     card.animate?.(
       [{ translate: "0 0" }, { translate: "-4px 0" }, { translate: "4px 0" }, { translate: "-3px 0" },
         { translate: "0 0" }],
-      { duration: 240 },
+      { duration: 240 * pace },
     );
   }
 

@@ -9,7 +9,8 @@
   const CARD_DELAY = 450; // between two cards: fast enough not to bore, slow enough to follow
   const TRICK_PAUSE = 1100; // a finished trick stays in view before it goes to its winner
   const TRAVEL = 240; // a card's flight from a seat to the table, or a trick's to its winner
-  const still = matchMedia("(prefers-reduced-motion: reduce)");
+  // The player's animation speed (static/css/room.css): 0 = no motion, 1 normal, 1.6 slow.
+  const pace = () => parseFloat(getComputedStyle(document.body).getPropertyValue("--motion") || "1");
   const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
   let running = null; // {finish} of the replay in progress, until its cards have landed
@@ -109,13 +110,13 @@
 
   // A card flies from where it was (a rectangle on the screen) to its place.
   function travel(card, from) {
-    if (still.matches || !from) return;
+    if (!pace() || !from) return;
     const to = card.getBoundingClientRect();
     const dx = from.left + from.width / 2 - (to.left + to.width / 2);
     const dy = from.top + from.height / 2 - (to.top + to.height / 2);
     card.animate(
       [{ transform: `translate(${dx}px, ${dy}px) scale(.6)`, opacity: 0.4 }, { transform: "none", opacity: 1 }],
-      { duration: TRAVEL, easing: "ease-out" },
+      { duration: TRAVEL * pace(), easing: "ease-out" },
     );
   }
 
@@ -188,10 +189,10 @@
       const ends = step.dataset.ends;
       markTurn(ends === undefined ? (Number(step.dataset.seat) + 1) % 4 : Number(ends));
       if (ends !== undefined) {
-        await wait(TRICK_PAUSE);
+        await wait(TRICK_PAUSE * (pace() || 1));
         if (!stopped) await gather(trick, Number(ends));
       } else if (i < steps.length - 1) {
-        await wait(CARD_DELAY);
+        await wait(CARD_DELAY * (pace() || 1));
       }
     }
     if (running === me) running = null;
@@ -218,14 +219,14 @@
   // the next card (the last trick of a hand is the one the scores talk about).
   async function gather(trick, winner) {
     const seat = document.getElementById(`ht-seat-${winner}`)?.getBoundingClientRect();
-    if (seat && !still.matches) {
+    if (seat && pace()) {
       const flights = Array.from(trick.querySelectorAll(".card"), (card) => {
         const at = card.getBoundingClientRect();
         const dx = seat.left + seat.width / 2 - (at.left + at.width / 2);
         const dy = seat.top + seat.height / 2 - (at.top + at.height / 2);
         return card.animate(
           [{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(.4)`, opacity: 0 }],
-          { duration: TRAVEL, easing: "ease-in", fill: "forwards" },
+          { duration: TRAVEL * pace(), easing: "ease-in", fill: "forwards" },
         ).finished.catch(() => {});
       });
       await Promise.all(flights);

@@ -174,7 +174,7 @@ def stuck_deal() -> str:
 async def play_heart_to_heart(walk: Walk) -> None:
     api = "/api/heart-to-heart"
     for url in ("/", "/heart-to-heart", "/heart-to-heart/rules", "/heart-to-heart/examples",
-                "/heart-to-heart/daily", "/stats"):
+                "/heart-to-heart/daily", "/stats", "/settings", "/stats/reset", "/offline"):
         await walk.page(url)
     await walk.api("PUT", f"{api}/options", json={"move_errors": True, "placement_help": True})
     game = await walk.api("POST", f"{api}/games", json={"deal": WINNABLE})
@@ -243,6 +243,7 @@ async def play_hearts(walk: Walk) -> None:
     await walk.page("/hearts", "the match-over dialog")
     await walk.page(f"/hearts/deal/{HEARTS}/results")
     await walk.page("/", "home with statistics")
+    await walk.page("/stats", "statistics with figures")
     for bad in ("HT1-N-AAA", "XYZ", "HT1-X-AAAAAAA", "HH1-N-AAAAAAA", "H" * 60):
         await walk.page(f"/hearts/deal/{bad}")
         await walk.api("POST", f"{api}/games", json={"deal": bad})
@@ -270,6 +271,7 @@ async def refusals_and_errors(walk: Walk) -> None:
     for raw in (b'{"target": "stock"', b"\xff="):
         await walk.api("POST", tap, content=raw, headers={"content-type": "application/json"})
     await walk.api("PUT", "/api/heart-to-heart/options", json={"move_errors": "yes"})
+    await walk.api("PUT", "/api/settings", json={"card_back": "plaid"})
     await walk.api("POST", "/api/hearts/games", json={"deal": "HT1-E-AAAAAAB", "x": [1]})
 
 

@@ -43,6 +43,7 @@ from app.web.hearts.table import (
 from app.web.hearts.texts import deal_error_message, refusal_text, seat_names
 from app.web.i18n import Translator, translator
 from app.web.pieces import Piece, Pieces, answer, render_once, status
+from app.web.preferences import request_settings, save_settings
 from app.web.templating import page
 
 router = APIRouter(prefix="/hearts", include_in_schema=False)
@@ -80,7 +81,7 @@ def hearts_page(
         "game_id": loaded.stored.game_id,
         "deal": deal,
         "piece": piece_renderer(pieces, lang),
-        "level": loaded.game.bot_level,
+        "level": request_settings(request).hearts_bot_level,
         "share_url": deal and request.app.state.settings.public_link(
             request.app.url_path_for("hearts_deal", code=deal)
         ),
@@ -150,7 +151,10 @@ async def hearts_deal_replace(
 async def hearts_new(
     store: StoreDep, session_id: SessionId, level: Annotated[str, Form()] = "N"
 ) -> Response:
-    await service.new_random_match(store, session_id, level if level in BOT_LEVELS else "N")
+    letter = level if level in BOT_LEVELS else "N"
+    await service.new_random_match(store, session_id, letter)
+    # The level chosen is the next match's default (a setting, also on /settings).
+    await save_settings(store, session_id, {"hearts_bot_level": BOT_LEVELS[letter]})
     return to_game()
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.bots.driver import pass_for_bots, play_bots
-from app.rules.cards import CardError
+from app.rules.cards import QUEEN_OF_SPADES, CardError
 from app.rules.deal_codes import CODE_SPACE, DealCode
 from app.rules.hearts import (
     GAME,
@@ -33,7 +33,7 @@ from app.rules.hearts import (
 from app.store import GameStore, GameUnreadable, StoredGame, Unreadable
 from app.web.games import GameNotFound, Loaded, StaleVersion, read_loaded
 from app.web.hearts.thinking import THINKING
-from app.web.profile import record_hearts_match
+from app.web.profile import record_hearts_match, record_hearts_queen
 from app.web.results import record as record_result
 
 KIND = "hearts"
@@ -242,6 +242,7 @@ async def act(
         before = Seen.of(loaded)
         match = loaded.game
         was_over = match.phase == "match_over"
+        was_playing = match.phase == "playing"
         try:
             plays = await THINKING.run(action, match)
         except (HeartsError, CardError) as error:
@@ -251,8 +252,10 @@ async def act(
         )
     if saved is None:  # another process changed the match first
         raise StaleVersion(await owned(store, session_id, game_id))
+    if was_playing and match.phase in ("hand_over", "match_over"):
+        await record_hand(store, session_id, match)
     if match.phase == "match_over" and not was_over:
-        await record(store, session_id, match.view(HUMAN), assisted=match.assisted)
+        await record(store, session_id, match)
     if not before.view.hand_scores and match.phase in ("hand_over", "match_over"):
         # A deal's result in Hearts is its first hand.
         row = first_hand_row(match)
@@ -273,14 +276,27 @@ def first_hand_row(match: HeartsMatch) -> dict[str, Any]:
     return {"points": scores[HUMAN], "moon": moon_of(scores) == HUMAN, "assisted": match.assisted}
 
 
-async def record(
-    store: GameStore, session_id: str, view: HeartsView, *, assisted: bool
-) -> None:
+async def record_hand(store: GameStore, session_id: str, match: HeartsMatch) -> None:
+    """A hand has just ended: count the Q♠ when the player took it."""
+    view = match.view(HUMAN)
+    if any(t.winner == HUMAN and QUEEN_OF_SPADES in (p.card for p in t.cards)
+           for t in view.tricks):
+        await record_hearts_queen(
+            store, session_id, level=match.bot_level, assisted=match.assisted
+        )
+
+
+async def record(store: GameStore, session_id: str, match: HeartsMatch) -> None:
+    """Count a finished match; one the player was helped in (``assisted``) apart."""
+    view = match.view(HUMAN)
+    moons = [moon_of(scores) for scores in view.hand_scores]
     await record_hearts_match(
         store,
         session_id,
         won=view.winner == HUMAN,
         hand_points=[scores[HUMAN] for scores in view.hand_scores],
-        moons=sum(moon_of(scores) == HUMAN for scores in view.hand_scores),
-        assisted=assisted,
+        moons=moons.count(HUMAN),
+        moons_suffered=sum(seat is not None and seat != HUMAN for seat in moons),
+        level=match.bot_level,
+        assisted=match.assisted,
     )

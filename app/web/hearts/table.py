@@ -91,6 +91,25 @@ class EndOfHand:
     winner: int | None
     winner_line: str
     deal: str | None = None  # once the match is over: its code, for the results link
+    places: tuple[Place, ...] = ()  # at the match's end: every seat, best first
+    place_line: str = ""  # the player's own place, said first
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    place: int  # 1-4; seats on the same total share a place
+    seat: int
+    name: str
+    total: int
+
+
+def places_of(totals: tuple[int, ...], names: tuple[str, ...]) -> tuple[Place, ...]:
+    """The seats by total, fewest points first; equal totals share the better place."""
+    order = sorted(range(len(totals)), key=lambda seat: (totals[seat], seat))
+    return tuple(
+        Place(1 + sum(t < totals[seat] for t in totals), seat, names[seat], totals[seat])
+        for seat in order
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,9 +194,20 @@ def end_of_hand(
     )
     if view.phase == "match_over" and view.winner is None:  # a one-hand match (a daily deal)
         winner_line = tr.gettext("A tie for the fewest points.")
+    places: tuple[Place, ...] = ()
+    place_line = ""
+    if view.phase == "match_over":
+        places = places_of(view.totals, names)
+        mine = next(p for p in places if p.seat == HUMAN)
+        place_line = tr.ngettext(
+            "Your place: %(place)s of 4, with %(num)d point.",
+            "Your place: %(place)s of 4, with %(num)d points.",
+            mine.total,
+        ) % {"place": mine.place, "num": mine.total}
     return EndOfHand(
         view.phase, view.hand_number, names, rows, view.totals, view.moon, moon_line,
         view.winner, winner_line, view.deal if view.phase == "match_over" else None,
+        places, place_line,
     )
 
 
