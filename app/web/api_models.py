@@ -341,6 +341,14 @@ class StateRoutes:
             operation_id=operation_id, summary=summary, description=description,
         )
 
+    def hint(self, model: type[BaseModel], operation_id: str, summary: str) -> Any:
+        """A hint is read (GET) but marks the game assisted, so it may meet a newer version."""
+        return self.router.get(
+            "/games/{game_id}/hint", response_model=model,
+            responses=error_responses(404, 409, 422, conflict=self.conflict),
+            operation_id=operation_id, summary=summary,
+        )
+
 
 def version_of(body: VersionBody | None) -> int | None:
     return None if body is None else body.version

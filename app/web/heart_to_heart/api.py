@@ -209,12 +209,10 @@ class HeartToHeartHint(BaseModel):
     version: int = Field(description="The game's version now: a hint marks the game assisted.")
 
 
-@router.get(
-    "/games/{game_id}/hint",
-    response_model=HeartToHeartHint,
-    responses=error_responses(404, 409, 422, conflict=HeartToHeartConflict),
-    operation_id="heart_to_heart_hint",
-    summary="A hint: the next move of a winning line (the game counts as assisted)",
+@ROUTES.hint(
+    HeartToHeartHint,
+    "heart_to_heart_hint",
+    "A hint: the next move of a winning line (the game counts as assisted)",
 )
 async def hint(game_id: str, visit: VisitDep):
     timing = service.wall_time(visit.clock())

@@ -30,7 +30,6 @@ from app.web.api_models import (
     StateRoutes,
     VersionBody,
     conflict_answer,
-    error_responses,
     game_fields,
     links_to,
     matches,
@@ -241,12 +240,10 @@ class HeartsHint(BaseModel):
     version: int = Field(description="The match's version now: a hint marks it assisted.")
 
 
-@router.get(
-    "/games/{game_id}/hint",
-    response_model=HeartsHint,
-    responses=error_responses(404, 409, 422, conflict=HeartsConflict),
-    operation_id="hearts_hint",
-    summary="A hint: the cards the Hard bot would pass or play (the match counts as assisted)",
+@ROUTES.hint(
+    HeartsHint,
+    "hearts_hint",
+    "A hint: the cards the Hard bot would pass or play (the match counts as assisted)",
 )
 async def hint(game_id: str, visit: VisitDep):
     try:
