@@ -29,6 +29,7 @@ from app.web.daily_codes import (
 )
 from app.web.deps import ClockDep, Lang, SessionId, StoreDep, Visit, VisitDep
 from app.web.errors import PageError, api_error
+from app.web.first_visit import is_new_session
 from app.web.heart_to_heart import pages as heart_to_heart_pages
 from app.web.heart_to_heart import service as heart_to_heart_service
 from app.web.heart_to_heart.texts import deal_error_message as heart_to_heart_deal_error
@@ -79,6 +80,8 @@ async def heart_to_heart_daily(request: Request, visit: VisitDep) -> Response:
     and then shown here, so that this address stays the page of the daily deal."""
     store, session_id, profile, lang = visit.store, visit.session_id, visit.profile, visit.lang
     code = daily_code(HEART_TO_HEART, today(visit.clock()))
+    if is_new_session(request):  # nothing stored for a visit without a cookie
+        return heart_to_heart_pages.first_visit_page(request, code, session_id, profile, lang)
     answer = await heart_to_heart_pages.deal_view(code, request, store, session_id, profile, lang)
     if is_to_game(answer):
         return await heart_to_heart_pages.game_view(request, store, session_id, profile, lang)
@@ -89,9 +92,11 @@ async def heart_to_heart_daily(request: Request, visit: VisitDep) -> Response:
 async def hearts_daily(request: Request, visit: VisitDep) -> Response:
     store, session_id, lang = visit.store, visit.session_id, visit.lang
     code = daily_code(HEARTS, today(visit.clock()))
+    if is_new_session(request):  # nothing stored for a visit without a cookie
+        return hearts_pages.first_visit_page(request, code, session_id, lang, visit.clock)
     answer = await hearts_pages.hearts_deal(request, code, store, session_id, lang, visit.clock)
     if is_to_game(answer):
-        return await hearts_pages.hearts_current(request, store, session_id, lang)
+        return await hearts_pages.hearts_current(request, store, session_id, lang, visit.clock)
     return answer
 
 

@@ -6,6 +6,10 @@ nothing: its page shows the session's next game, which lives only in the page un
 action stores it. That game is the same on every such visit of the session: its deal and its id
 (:func:`unstored_id`: a digest keyed by the session id, then the deal code) come from the
 session id, so a reload shows it again and the page, its answers and the stored game share one id.
+(A Hearts match keeps its code secret: app/web/hearts/service.py derives its deal differently.)
+
+An action that carries no version applies to the game as it is when its turn comes:
+:func:`until_applied` tries it again when another request changed the game first.
 
 :class:`GameNotFound` needs no route of its own: app/web/errors.py answers it with a 404 (a
 page, or the API's error shape) in the player's language.
@@ -54,8 +58,9 @@ async def read_loaded(
     return Loaded(*found) if isinstance(found, tuple) else found
 
 
-# The state of a game that is not stored yet (told apart by identity: see is_stored).
-_UNSTORED_STATE: dict[str, Any] = {}
+class _UnstoredState(dict[str, Any]):
+    """The state of a game that is not stored yet (told apart by its type: see is_stored)."""
+
 _MAC_BYTES = 12  # 16 characters in the id, then "-" and the deal code
 _CODE_AT = _MAC_BYTES * 4 // 3 + 1
 
@@ -85,13 +90,14 @@ def unstored_code(session_id: str, game_id: str) -> str | None:
     return None
 
 
-def unstored(game_id: str, kind: str) -> StoredGame:
-    """A new game's place before it is stored: version 1, as the store will make it."""
-    return StoredGame(game_id, kind, 1, _UNSTORED_STATE, time.time())
+def unstored(game_id: str, kind: str, marks: dict[str, Any] | None = None) -> StoredGame:
+    """A new game's place before it is stored: version 1, as the store will make it.
+    ``marks``: what its service keeps beside the rules' JSON (say, that its code is secret)."""
+    return StoredGame(game_id, kind, 1, _UnstoredState(marks or {}), time.time())
 
 
 def is_stored(stored: StoredGame) -> bool:
-    return stored.state is not _UNSTORED_STATE
+    return not isinstance(stored.state, _UnstoredState)
 
 
 class GameNotFound(Exception):
@@ -158,3 +164,26 @@ class StaleVersion(Exception, Generic[G]):
     def __init__(self, current: Loaded[G]) -> None:
         super().__init__("stale_version")
         self.current = current
+
+
+T = TypeVar("T")
+
+
+async def until_applied(
+    version: int | None,
+    attempt: Callable[[], Awaitable[T | None]],
+    current: Callable[[], Awaitable[Loaded[Any]]],
+) -> T:
+    """Run ``attempt`` (read the game, apply an action, store it by compare-and-set: None when
+    another request changed the game first) until it applies.
+
+    With a ``version`` the caller saw the game at that version, so a lost compare-and-set is a
+    stale version at once; without one (an API client that did not say) the action is applied
+    again to what that other request stored, up to CAS_ATTEMPTS times. StaleVersion carries
+    ``current()``, the game as it is now.
+    """
+    for _ in range(CAS_ATTEMPTS if version is None else 1):
+        done = await attempt()
+        if done is not None:
+            return done
+    raise StaleVersion(await current())

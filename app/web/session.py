@@ -20,6 +20,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 COOKIE_NAME = "cardroom_session"
 SECURE_COOKIE_NAME = "__Host-" + COOKIE_NAME
 SCOPE_KEY = "cardroom.session"
+# Set (True) on a request that came without a valid session cookie: its id is new, made for the
+# answer's cookie. Pages store nothing for such a visit (app/web/first_visit.py).
+NEW_SESSION_KEY = "cardroom.new_session"
 COOKIE_MAX_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie
 CHECKED_COOKIES = 10_000
 # Paths that never need a session (no cookie is issued on them).
@@ -86,6 +89,7 @@ class SessionMiddleware:
             await self.app(scope, receive, send)
             return
         session_id = scope[SCOPE_KEY] = new_session_id()
+        scope[NEW_SESSION_KEY] = True
         cookie = self.cookie_for(session_id)
 
         async def send_with_cookie(message: Message) -> None:

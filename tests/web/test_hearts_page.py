@@ -195,8 +195,15 @@ async def play_first_trick_card(client: httpx.AsyncClient) -> tuple[Page, httpx.
     return await get_page(client), response
 
 
+async def known_browser_start(client: httpx.AsyncClient) -> Page:
+    """A browser that has been here (it has a session cookie): its deal link stores the match
+    at once. (A first visit's stores it at its first action: tests/web/test_server_cost.py.)"""
+    await client.get("/")
+    return await start(client)
+
+
 async def test_whole_match_through_the_page(client: httpx.AsyncClient, app: FastAPI) -> None:
-    page = await start(client)
+    page = await known_browser_start(client)
     assert page.phase == "passing"
     assert 'aria-pressed="false"' in page.html and "Pass left" in page.html
     plays = hands = 0
@@ -467,7 +474,7 @@ async def test_the_pass_answer_names_the_received_cards_only(
 async def test_a_match_the_engine_cannot_read_is_replaced(
     client: httpx.AsyncClient, app: FastAPI
 ) -> None:
-    page = await start(client)
+    page = await known_browser_start(client)
     stored, _ = await stored_match(client, app, page.game_id)
     broken = {**stored.state, "v": 999}
     assert await app.state.store.compare_and_set(

@@ -4,6 +4,7 @@ game as it is."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import sqlite3
 
@@ -11,6 +12,7 @@ import httpx
 from fastapi import FastAPI
 
 from app.rules.heart_to_heart import HeartToHeartGame
+from app.rules.hearts import HeartsMatch
 from app.web.compression import COMPRESS_MIN
 from app.web.session import COOKIE_NAME, SessionMiddleware
 from tests.reliability.cardroom_pages import HX, h2h_board
@@ -103,7 +105,7 @@ async def test_a_visit_stores_no_game_until_its_first_action(client, new_client,
                           (client, f"/hearts/games/{match_id}/pass")):
         answer = await browser.post(path, data={"target": "stock", "version": "1"}, headers=HX)
         assert answer.status_code == 404, path
-    assert games_in(app) == 2  # this game, and the other browser's Hearts match
+    assert games_in(app) == 1  # this game (the other browser's Hearts match is not stored)
 
 
 async def test_an_api_action_without_a_version_applies_to_the_game_as_it_is(client, app):
@@ -142,3 +144,80 @@ async def test_an_api_action_without_a_version_applies_to_the_game_as_it_is(clie
         del store.compare_and_set
     assert answer.status_code == 409
     assert answer.json()["state"]["moves"] == 3
+
+
+HEARTS_API = "/api/hearts/games"
+PLAYS = 5
+
+
+async def hearts_after_plays(client: httpx.AsyncClient, plays: int) -> dict:
+    """A match after its pass and ``plays`` of the player's cards (each with the bots' answer):
+    as many plays to take back."""
+    state = (await client.post(HEARTS_API, json={"deal": "HT1-E-AAAAAAB"})).json()
+    url = f"{HEARTS_API}/{state['game_id']}"
+    state = (await client.post(f"{url}/pass", json={"cards": state["hand"][:3]})).json()
+    for _ in range(plays):
+        state = (await client.post(f"{url}/play", json={"card": state["legal"][0]})).json()
+    assert state["phase"] == "playing" and len(state["hand"]) == 13 - plays
+    return state
+
+
+async def test_a_hearts_action_without_a_version_applies_to_the_match_as_it_is(client, app):
+    state = await hearts_after_plays(client, 2)
+    url = f"{HEARTS_API}/{state['game_id']}"
+    store = app.state.store
+    compare_and_set = store.compare_and_set
+    raced = []
+
+    async def another_request_first(session_id, game_id, version, new_state):
+        """Another tab's undo lands between this request's read and its write (once)."""
+        if not raced:
+            stored = await store.get(session_id, game_id)
+            other = HeartsMatch.from_json(stored.state)
+            other.undo()
+            raced.append(await compare_and_set(session_id, game_id, version, other.to_json()))
+        return await compare_and_set(session_id, game_id, version, new_state)
+
+    store.compare_and_set = another_request_first
+    try:
+        answer = await client.post(f"{url}/undo")
+    finally:
+        del store.compare_and_set
+    assert raced[0] is not None
+    assert answer.status_code == 200, answer.text
+    after = answer.json()
+    assert after["version"] == state["version"] + 2
+    assert len(after["hand"]) == 13 and not after["undo_available"]  # both plays taken back
+    # With a version, the same race is a stale version (409) and changes nothing more.
+    state = (await client.post(f"{url}/play", json={"card": after["legal"][0]})).json()
+    raced.clear()
+    store.compare_and_set = another_request_first
+    try:
+        answer = await client.post(f"{url}/play", json={"card": state["legal"][0],
+                                                        "version": state["version"]})
+    finally:
+        del store.compare_and_set
+    assert answer.status_code == 409
+    assert answer.json()["error"]["code"] == "stale_version"
+    assert answer.json()["state"]["version"] == state["version"] + 1
+    assert len(answer.json()["state"]["hand"]) == 13  # the other tab's undo, not this play
+
+
+async def test_concurrent_hearts_actions_without_a_version_all_apply(client, new_client):
+    state = await hearts_after_plays(client, PLAYS)
+    url = f"{HEARTS_API}/{state['game_id']}"
+    tabs = [new_client(cookies=client.cookies) for _ in range(PLAYS)]
+    answers = await asyncio.gather(*(tab.post(f"{url}/undo") for tab in tabs))
+    assert [a.status_code for a in answers] == [200] * PLAYS
+    after = (await client.get(url)).json()
+    assert after["version"] == state["version"] + PLAYS
+    assert len(after["hand"]) == 13 and not after["undo_available"]
+    # Holding one version, only the first of them applies; the others are stale.
+    state = await hearts_after_plays(client, PLAYS)
+    url = f"{HEARTS_API}/{state['game_id']}"
+    answers = await asyncio.gather(*(
+        tab.post(f"{url}/undo", json={"version": state["version"]}) for tab in tabs))
+    assert sorted(a.status_code for a in answers) == [200] + [409] * (PLAYS - 1)
+    assert {a.json()["error"]["code"] for a in answers if a.status_code == 409} == {
+        "stale_version"}
+    assert (await client.get(url)).json()["version"] == state["version"] + 1

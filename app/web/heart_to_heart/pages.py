@@ -15,6 +15,7 @@ move, so it is replaced without a question.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Annotated, Any
@@ -35,9 +36,10 @@ from app.rules.heart_to_heart import (
     rank_name,
 )
 from app.rules.heart_to_heart_solver import replay, solve_moves
+from app.web import first_visit
 from app.web.deps import Lang, ProfileDep, SessionId, StoreDep, Visit, VisitDep
 from app.web.errors import PageError
-from app.web.games import StaleVersion
+from app.web.games import StaleVersion, is_stored
 from app.web.heart_to_heart import assists, service
 from app.web.heart_to_heart.board import (
     build_board,
@@ -50,6 +52,7 @@ from app.web.heart_to_heart.service import LoadedGame, Options, Refused
 from app.web.heart_to_heart.texts import deal_error_message, move_error, undo_refusal
 from app.web.i18n import heart_name, rank_word, translator
 from app.web.pieces import Pieces, answer, status
+from app.web.profile import Profile
 from app.web.templating import page
 
 # The won game the examples page walks through (its line is the solver's).
@@ -168,6 +171,10 @@ async def game_view(
     request: Request, store: StoreDep, session_id: SessionId, profile: ProfileDep, lang: Lang
 ) -> Response:
     loaded = await service.current_game(store, session_id)
+    handed = None if is_stored(loaded.stored) else first_visit.handed_over(request, session_id)
+    if handed is not None:  # a deal link's, not stored yet (app/web/first_visit.py)
+        with suppress(DealCodeError):  # (a Hearts deal's is not for this page)
+            loaded = service.unstored_game(session_id, service.parse_code(handed))
     notice = None
     if loaded.replaced_unreadable:
         notice = translator(lang).gettext("Your saved game could not be read: here is a new one.")
@@ -207,6 +214,10 @@ async def deal_view(
     lang: Lang,
 ) -> Response:
     code = parse_code(code, lang)
+    if first_visit.is_new_session(request):
+        # Nothing stored for a visit without a cookie: the deal goes to the game page with it.
+        game_id = service.unstored_game(session_id, code).stored.game_id
+        return first_visit.hand_over(to_game(), request, game_id)
     current = await service.readable_current(store, session_id)
     if current is not None and service.is_unfinished(current.game):
         if current.game.deal == code:
@@ -215,6 +226,16 @@ async def deal_view(
         return game_page(request, current, Options.of(profile), lang, question=code)
     await service.replace_game(store, session_id, code)
     return to_game()
+
+
+def first_visit_page(
+    request: Request, code: str, session_id: str, profile: Profile, lang: str
+) -> Response:
+    """The page of ``code`` for a visit without a session cookie: not stored (the first action
+    stores it), and handed over to the game page (app/web/first_visit.py)."""
+    loaded = service.unstored_game(session_id, code)
+    response = game_page(request, loaded, Options.of(profile), lang)
+    return first_visit.hand_over(response, request, loaded.stored.game_id)
 
 
 @router.post("/deal/{code}", name="heart_to_heart_deal_accept")

@@ -26,7 +26,6 @@ from app.rules.heart_to_heart import (
 )
 from app.store import GameStore, GameUnreadable, StoredGame, Unreadable
 from app.web.games import (
-    CAS_ATTEMPTS,
     Loaded,
     StaleVersion,
     is_stored,
@@ -36,6 +35,7 @@ from app.web.games import (
     store_first,
     unstored,
     unstored_id,
+    until_applied,
 )
 from app.web.profile import Profile, record_heart_to_heart_game, update_profile
 from app.web.results import heart_to_heart_row, record
@@ -283,8 +283,9 @@ async def act(
 
     ``version`` None (an API client that did not say) means the game as it is when this
     action's turn comes: when another request changes it first, the action is applied again to
-    what that request stored (up to CAS_ATTEMPTS times)."""
-    for _ in range(CAS_ATTEMPTS):
+    what that request stored (app/web/games.py, until_applied)."""
+
+    async def attempt() -> Turn | None:
         before = await owned(store, session_id, game_id)
         if not is_stored(before.stored):
             state = before.game.to_json()
@@ -300,12 +301,12 @@ async def act(
         if not result.changed:
             return Turn(before, before, result)
         saved = await commit(store, session_id, before.stored, game)
-        if saved is not None:
-            remember(saved, game)
-            return Turn(before, Loaded(saved, game), result)
-        if version is not None:  # another tab or a double tap won the race: show it
-            break
-    raise StaleVersion(await owned(store, session_id, game_id))
+        if saved is None:  # another tab or a double tap won the race
+            return None
+        remember(saved, game)
+        return Turn(before, Loaded(saved, game), result)
+
+    return await until_applied(version, attempt, lambda: owned(store, session_id, game_id))
 
 
 async def commit(

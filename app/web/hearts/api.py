@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Body
+from fastapi import APIRouter, Body, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
@@ -42,6 +42,7 @@ from app.web.deps import Visit, VisitDep
 from app.web.errors import api_error
 from app.web.games import Loaded, StaleVersion
 from app.web.hearts import assists, service
+from app.web.hearts.pages import dealer
 from app.web.hearts.service import KIND, LoadedMatch, Refused
 from app.web.hearts.texts import deal_error_message, refusal_text, seat_names
 from app.web.i18n import translator
@@ -106,13 +107,17 @@ def invalid_card(lang: str) -> JSONResponse:
 
 
 async def act(
-    visit: Visit, game_id: str, version: int | None, action: service.Action
+    request: Request, visit: Visit, game_id: str, version: int | None, action: service.Action
 ) -> Response:
     """The API's side of an action: the state after it and the bots' answer, or 409 with the
-    state as it is when the version is stale or the rules refuse it (nothing changed)."""
+    state as it is when the version is stale or the rules refuse it (nothing changed).
+    Without a version, the action applies to the match as it is when its turn comes."""
     lang = visit.lang
     try:
-        turn = await service.act(visit.store, visit.session_id, game_id, version, action)
+        turn = await service.act(
+            visit.store, visit.session_id, game_id, version, action,
+            dealer(request, visit.clock()),
+        )
     except StaleVersion as stale:
         return stale_answer(match_state(stale.current, lang), lang)
     except Refused as refused:
@@ -175,8 +180,10 @@ async def create_match(visit: VisitDep, body: Annotated[HeartsNewGame | None, Bo
 
 
 @ROUTES.read("hearts_get_match", "The state of a match, as the player may see it")
-async def get_match(game_id: str, visit: VisitDep):
-    loaded = await service.owned(visit.store, visit.session_id, game_id)
+async def get_match(game_id: str, request: Request, visit: VisitDep):
+    loaded = await service.owned(
+        visit.store, visit.session_id, game_id, dealer(request, visit.clock())
+    )
     return state_response(match_state(loaded, visit.lang))
 
 
@@ -187,11 +194,13 @@ async def get_match(game_id: str, visit: VisitDep):
     "Pass three cards; the bots then pass and play up to the player's turn",
     None,
 )
-async def pass_three(game_id: str, body: HeartsPass, visit: VisitDep):
+async def pass_three(game_id: str, body: HeartsPass, request: Request, visit: VisitDep):
     if not all(matches(CARD_PATTERN, text) for text in body.cards):
         return invalid_card(visit.lang)
     mask = sum({1 << parse_card(text) for text in body.cards})
-    return await act(visit, game_id, body.version, lambda match: service.pass_cards(match, mask))
+    return await act(
+        request, visit, game_id, body.version, lambda match: service.pass_cards(match, mask)
+    )
 
 
 @ROUTES.action(
@@ -201,11 +210,13 @@ async def pass_three(game_id: str, body: HeartsPass, visit: VisitDep):
     "Play a card; the bots then play until the player's turn or the hand's end",
     None,
 )
-async def play(game_id: str, body: HeartsPlay, visit: VisitDep):
+async def play(game_id: str, body: HeartsPlay, request: Request, visit: VisitDep):
     if not matches(CARD_PATTERN, body.card):
         return invalid_card(visit.lang)
     card = parse_card(body.card)
-    return await act(visit, game_id, body.version, lambda match: service.play_card(match, card))
+    return await act(
+        request, visit, game_id, body.version, lambda match: service.play_card(match, card)
+    )
 
 
 @ROUTES.action(
@@ -216,18 +227,20 @@ async def play(game_id: str, body: HeartsPlay, visit: VisitDep):
     None,
 )
 async def undo_play(
-    game_id: str, visit: VisitDep, body: Annotated[VersionBody | None, Body()] = None
+    game_id: str, request: Request, visit: VisitDep,
+    body: Annotated[VersionBody | None, Body()] = None,
 ):
-    return await act(visit, game_id, version_of(body), service.undo)
+    return await act(request, visit, game_id, version_of(body), service.undo)
 
 
 @ROUTES.action(
     "next-hand", ACTED, "hearts_next_hand", "Deal the next hand after a hand is over", None
 )
 async def deal_next_hand(
-    game_id: str, visit: VisitDep, body: Annotated[VersionBody | None, Body()] = None
+    game_id: str, request: Request, visit: VisitDep,
+    body: Annotated[VersionBody | None, Body()] = None,
 ):
-    return await act(visit, game_id, version_of(body), service.next_hand)
+    return await act(request, visit, game_id, version_of(body), service.next_hand)
 
 
 class HeartsHint(BaseModel):
@@ -245,8 +258,10 @@ class HeartsHint(BaseModel):
     "hearts_hint",
     "A hint: the cards the Hard bot would pass or play (the match counts as assisted)",
 )
-async def hint(game_id: str, visit: VisitDep):
+async def hint(game_id: str, request: Request, visit: VisitDep):
     try:
+        # A hint marks the match assisted: a page's match not stored yet is stored first.
+        await service.stored(visit.store, visit.session_id, game_id, dealer(request, visit.clock()))
         loaded, cards = await assists.ask(visit.store, visit.session_id, game_id, None)
     except StaleVersion as stale:  # another request changed the match meanwhile
         return stale_answer(match_state(stale.current, visit.lang), visit.lang)

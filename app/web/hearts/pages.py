@@ -19,10 +19,10 @@ from starlette.concurrency import run_in_threadpool
 from app.rules.cards import cards_in, parse_card
 from app.rules.deal_codes import DealCode, DealCodeError
 from app.rules.hearts import BOT_LEVELS, HUMAN, HeartsMatch, PlayedCard, parse_match_code
-from app.web.daily_codes import HEARTS, daily_date
+from app.web import first_visit
 from app.web.deps import ClockDep, Lang, SessionId, StoreDep, Visit, VisitDep
 from app.web.errors import PageError
-from app.web.games import StaleVersion
+from app.web.games import StaleVersion, unstored_id
 from app.web.hearts import assists, service
 from app.web.hearts.review import review
 from app.web.hearts.service import LoadedMatch, Refused, Seen
@@ -93,11 +93,25 @@ def hearts_page(
     return page(request, "hearts/page.html", context, lang, status=status)
 
 
+def dealer(request: Request, now: float) -> service.Dealer:
+    """What deals this request's match not stored yet (app/web/hearts/service.py)."""
+    return service.Dealer(request.app.state.settings.secret_key, now)
+
+
+LEVEL_LETTERS = {name: letter for letter, name in BOT_LEVELS.items()}
+
+
 @router.get("", response_class=HTMLResponse, name="hearts")
 async def hearts_current(
-    request: Request, store: StoreDep, session_id: SessionId, lang: Lang
+    request: Request, store: StoreDep, session_id: SessionId, lang: Lang, clock: ClockDep
 ) -> HTMLResponse:
-    loaded = await service.current_match(store, session_id)
+    """The current match; when there is none, the next one, not stored until its first action:
+    a deal link's (app/web/first_visit.py), or a random one with the level of the settings."""
+    level = LEVEL_LETTERS[request_settings(request).hearts_bot_level]
+    handed = first_visit.handed_over(request, session_id)
+    loaded = await service.current_match(
+        store, session_id, dealer(request, clock()), level, handed
+    )
     notice = ""
     if loaded.replaced_unreadable:
         notice = translator(lang).gettext("Your saved match could not be read: here is a new one.")
@@ -118,9 +132,14 @@ def parse_code(text: str, tr: Translator) -> DealCode:
         raise PageError(400, message, title=title) from exc
 
 
-def is_daily(deal: DealCode, clock: Callable[[], float]) -> bool:
-    """A daily deal's code is played as its one hand, by whoever opens it."""
-    return daily_date(HEARTS, str(deal), clock()) is not None
+def first_visit_page(
+    request: Request, deal: str, session_id: str, lang: str, clock: Callable[[], float]
+) -> HTMLResponse:
+    """The page of ``deal`` for a visit without a session cookie: not stored (the first action
+    stores it), and handed over to /hearts (app/web/first_visit.py)."""
+    game_id = unstored_id(session_id, deal)
+    loaded = service.unstored_match(session_id, game_id, deal, dealer(request, clock()))
+    return first_visit.hand_over(hearts_page(request, loaded, lang), request, game_id)
 
 
 @router.get("/deal/{code}", response_class=HTMLResponse, name="hearts_deal")
@@ -129,12 +148,15 @@ async def hearts_deal(
     clock: ClockDep,
 ) -> Response:
     deal = parse_code(code, translator(lang))
+    if first_visit.is_new_session(request):
+        # Nothing stored for a visit without a cookie: the deal goes to /hearts with it.
+        return first_visit.hand_over(to_game(), request, unstored_id(session_id, str(deal)))
     current = await service.readable_current(store, session_id)
     if current is not None and service.is_unfinished(current):
         if service.shown_deal(current) == str(deal):  # a secret code is no shortcut
             return to_game()
         return hearts_page(request, current, lang, ask_deal=deal)
-    await service.new_match(store, session_id, deal, one_hand=is_daily(deal, clock))
+    await service.new_match(store, session_id, deal, one_hand=service.is_daily(deal, clock()))
     return to_game()
 
 
@@ -143,7 +165,7 @@ async def hearts_deal_replace(
     code: str, store: StoreDep, session_id: SessionId, lang: Lang, clock: ClockDep
 ) -> Response:
     deal = parse_code(code, translator(lang))
-    await service.new_match(store, session_id, deal, one_hand=is_daily(deal, clock))
+    await service.new_match(store, session_id, deal, one_hand=service.is_daily(deal, clock()))
     return to_game()
 
 
@@ -166,9 +188,11 @@ async def hearts_rules(request: Request, lang: Lang) -> HTMLResponse:
 @router.get("/games/{game_id}/last-trick", response_class=HTMLResponse,
             name="hearts_last_trick")
 async def hearts_last_trick(
-    game_id: str, store: StoreDep, session_id: SessionId, lang: Lang
+    request: Request, game_id: str, store: StoreDep, session_id: SessionId, lang: Lang,
+    clock: ClockDep,
 ) -> HTMLResponse:
-    view = (await service.owned(store, session_id, game_id)).game.view(HUMAN)
+    found = await service.owned(store, session_id, game_id, dealer(request, clock()))
+    view = found.game.view(HUMAN)
     tr = translator(lang)
     piece = Piece("last_trick", (last_trick(view, tr), seat_names(tr)))
     return answer(render_once(TEMPLATE, piece, lang))
@@ -176,10 +200,12 @@ async def hearts_last_trick(
 
 @router.get("/games/{game_id}/review", response_class=HTMLResponse, name="hearts_review")
 async def hearts_review(
-    game_id: str, store: StoreDep, session_id: SessionId, lang: Lang
+    request: Request, game_id: str, store: StoreDep, session_id: SessionId, lang: Lang,
+    clock: ClockDep,
 ) -> HTMLResponse:
     """The review of the hand just over (the hand-over dialog opens it)."""
-    view = (await service.owned(store, session_id, game_id)).game.view(HUMAN)
+    found = await service.owned(store, session_id, game_id, dealer(request, clock()))
+    view = found.game.view(HUMAN)
     tr = translator(lang)
     if view.phase not in ("hand_over", "match_over") or len(view.tricks) != 13:
         rows: list[ReviewRow] = []
@@ -218,7 +244,8 @@ async def act(
     htmx = request.headers.get("hx-request") == "true"
     try:
         turn = await service.act(
-            visit.store, visit.session_id, game_id, _parse_version(version), action
+            visit.store, visit.session_id, game_id, _parse_version(version), action,
+            dealer(request, visit.clock()),
         )
     except StaleVersion as stale:
         message = tr.gettext("The table had changed; here it is now.")
@@ -296,6 +323,8 @@ async def hearts_hint(
     tr = translator(lang)
     htmx = request.headers.get("hx-request") == "true"
     try:
+        # A hint marks the match assisted: a page's match not stored yet is stored first.
+        await service.stored(visit.store, visit.session_id, game_id, dealer(request, visit.clock()))
         loaded, cards = await assists.ask(
             visit.store, visit.session_id, game_id, _parse_version(version)
         )

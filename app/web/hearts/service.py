@@ -7,6 +7,17 @@ a code is dealt from the server's own randomness and its code stays secret until
 over (:func:`shown_deal`); the stored state says so with the key ``deal_hidden``, beside the
 rules' own JSON. A match opened from a code shows it: the player has it anyway.
 
+A visit that finds no match stores nothing (issue 17, app/web/games.py): the page shows the
+session's next match, stored at its first action under the id the page knows it by. That id is
+:func:`~app.web.games.unstored_id` of the bots' level and the day (``N-20787``), so it carries
+no code; the deal comes from an HMAC of the id under the server's secret key
+(:func:`secret_deal`), which no page, answer or cookie holds. Knowing the id (or the session id)
+tells nothing of the deal; the same id always deals the same cards, and the code the store keeps
+from the first action on is the code of those cards, shown when the match is over. The id is good
+on the day it was made and the next (UNSTORED_DAYS): an old page's id cannot deal a match again
+after the match it became was played out and expired from the store. A deal link's match not
+stored yet carries its (public) code in its id instead, as Heart to Heart's do.
+
 Nothing here knows HTTP. A refusal is a game error: :class:`~app.web.games.GameNotFound`,
 :class:`~app.web.games.StaleVersion` (with the match as it is now) or :class:`Refused` (the
 rules said no; the match unchanged). The page and the API each turn them into their answer.
@@ -14,6 +25,9 @@ rules said no; the match unchanged). The page and the API each turn them into th
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,7 +35,7 @@ from typing import Any
 
 from app.bots.driver import pass_for_bots, play_bots
 from app.rules.cards import QUEEN_OF_SPADES, CardError
-from app.rules.deal_codes import CODE_SPACE, DealCode
+from app.rules.deal_codes import CODE_SPACE, DealCode, DealCodeError
 from app.rules.hearts import (
     GAME,
     HUMAN,
@@ -29,9 +43,21 @@ from app.rules.hearts import (
     HeartsMatch,
     HeartsView,
     PlayedCard,
+    parse_match_code,
 )
-from app.store import GameStore, GameUnreadable, StoredGame, Unreadable
-from app.web.games import GameNotFound, Loaded, StaleVersion, read_loaded
+from app.store import SECONDS_PER_DAY, GameStore, GameUnreadable, StoredGame, Unreadable
+from app.web.daily_codes import HEARTS, daily_date
+from app.web.games import (
+    Loaded,
+    StaleVersion,
+    is_stored,
+    owned_game,
+    read_loaded,
+    store_first,
+    unstored,
+    unstored_id,
+    until_applied,
+)
 from app.web.hearts.thinking import THINKING
 from app.web.profile import record_hearts_match, record_hearts_queen
 from app.web.results import record as record_result
@@ -144,13 +170,93 @@ async def readable_current(store: GameStore, session_id: str) -> LoadedMatch | N
     return found if isinstance(found, Loaded) else None
 
 
-async def owned(store: GameStore, session_id: str, game_id: str) -> LoadedMatch:
-    """This session's match of that id; anything else (another browser's, expired, unreadable)
-    does not exist here."""
-    found = await read_loaded(store.get(session_id, game_id), KIND, load)
-    if isinstance(found, Loaded):
-        return found
-    raise GameNotFound(NOT_FOUND)
+def readable(stored: StoredGame | None) -> LoadedMatch | None:
+    """The stored match, or None when there is none, it is not a Hearts match or this version
+    cannot read it."""
+    if stored is None or stored.kind != KIND:
+        return None
+    try:
+        return Loaded(stored, load(stored))
+    except GameUnreadable:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Dealer:
+    """What deals a page's match that is not stored yet: the server's secret key (a random
+    match's secret deal comes from it) and the time now (its id is good for UNSTORED_DAYS)."""
+
+    secret: str
+    now: float
+
+    @property
+    def day(self) -> int:
+        return int(self.now // SECONDS_PER_DAY)
+
+
+# The day an id was made and the next: a page left open overnight still plays.
+UNSTORED_DAYS = 2
+_SECRET_TAIL = re.compile(r"([ENH])-(\d{1,9})")
+
+
+def is_daily(deal: DealCode, now: float) -> bool:
+    """A daily deal's code is played as its one hand, by whoever opens it."""
+    return daily_date(HEARTS, str(deal), now) is not None
+
+
+def secret_deal(dealer: Dealer, session_id: str, game_id: str, level: str) -> DealCode:
+    """The deal of the page's random match ``game_id``: an HMAC under the server's key."""
+    message = f"{KIND}:{session_id}:{game_id}".encode()
+    digest = hmac.new(dealer.secret.encode(), message, hashlib.sha256).digest()
+    return DealCode(GAME, level, int.from_bytes(digest[:8], "big") % CODE_SPACE)
+
+
+def next_match_id(session_id: str, level: str, dealer: Dealer) -> str:
+    """The id of this session's next random match with bots of ``level`` (a letter), today."""
+    return unstored_id(session_id, f"{level}-{dealer.day}")
+
+
+def unstored_match(session_id: str, game_id: str, tail: str, dealer: Dealer) -> LoadedMatch:
+    """The page's match of ``game_id`` before it is stored; ``tail`` is what the id carries
+    (app/web/games.py, unstored_code): a level and a day, or a deal link's code. DealCodeError
+    when it names no match (say, a day too old)."""
+    secret = _SECRET_TAIL.fullmatch(tail)
+    if secret is None:
+        code = parse_match_code(tail)
+        match = HeartsMatch.new(code, one_hand=is_daily(code, dealer.now))
+    else:
+        if not 0 <= dealer.day - int(secret[2]) < UNSTORED_DAYS:
+            raise DealCodeError("expired", "This match was never played and its day is over.")
+        match = HeartsMatch.new(secret_deal(dealer, session_id, game_id, secret[1]))
+    # A match's first hand always passes (hearts.md), so no bot plays before the player: the
+    # bots have nothing to do until the first action (new_match's play_bots does nothing).
+    return Loaded(unstored(game_id, KIND, {HIDDEN: True} if secret else None), match)
+
+
+async def owned(
+    store: GameStore, session_id: str, game_id: str, dealer: Dealer | None = None
+) -> LoadedMatch:
+    """This session's match of that id; with a ``dealer``, also a page's match not stored yet.
+    Anything else (another browser's, expired, unreadable) does not exist here."""
+
+    async def page_match(tail: str) -> LoadedMatch:
+        if dealer is None:
+            raise DealCodeError("stored", "Only a stored match is asked for.")
+        return unstored_match(session_id, game_id, tail, dealer)
+
+    return await owned_game(store, session_id, game_id, readable, page_match, NOT_FOUND)
+
+
+async def stored(
+    store: GameStore, session_id: str, game_id: str, dealer: Dealer
+) -> LoadedMatch:
+    """This session's match of that id, stored: a page's match not stored yet is stored now
+    (its first action), under the id the page knows it by."""
+    loaded = await owned(store, session_id, game_id, dealer)
+    if is_stored(loaded.stored):
+        return loaded
+    state = state_of(loaded.game, is_hidden(loaded.stored))
+    return await store_first(store, session_id, loaded, state, readable, NOT_FOUND)
 
 
 def is_unfinished(loaded: LoadedMatch) -> bool:
@@ -209,49 +315,80 @@ async def new_random_match(store: GameStore, session_id: str, level: str = "N") 
     return await new_match(store, session_id, random_code(level), hidden=True)
 
 
-async def current_match(store: GameStore, session_id: str) -> LoadedMatch:
-    """This session's current match; a new one with Normal bots when there is none, or when
-    it cannot be read (then marked ``replaced_unreadable``, for the page to say so)."""
+async def current_match(
+    store: GameStore, session_id: str, dealer: Dealer, level: str = "N",
+    handed: str | None = None,
+) -> LoadedMatch:
+    """This session's current match. When there is none, its next one, not stored until its
+    first action: the deal a deal link handed over (``handed``: its code, app/web/first_visit.py)
+    or else a secret random deal with bots of ``level`` (a letter). When the current match cannot
+    be read, a new random one, stored and marked ``replaced_unreadable`` for the page to say so."""
     found = await read_current(store, session_id)
     if isinstance(found, Loaded):
         return found
-    fresh = await new_random_match(store, session_id)
-    return Loaded(fresh.stored, fresh.game, replaced_unreadable=found is not None)
+    if found is None:
+        if handed is not None:
+            try:
+                return unstored_match(session_id, unstored_id(session_id, handed), handed, dealer)
+            except DealCodeError:
+                pass  # a Heart to Heart deal's
+        game_id = next_match_id(session_id, level, dealer)
+        return unstored_match(session_id, game_id, f"{level}-{dealer.day}", dealer)
+    fresh = await new_random_match(store, session_id, level)
+    return Loaded(fresh.stored, fresh.game, replaced_unreadable=True)
 
 
 async def act(
-    store: GameStore, session_id: str, game_id: str, version: int | None, action: Action
+    store: GameStore, session_id: str, game_id: str, version: int | None, action: Action,
+    dealer: Dealer,
 ) -> Turn:
     """Apply ``action`` (and the bots' answer) to this session's match held at ``version``
-    (None: whatever is current) and store it by compare-and-set.
+    and store it by compare-and-set; a page's match not stored yet is stored first.
+
+    ``version`` None (an API client that did not say) means the match as it is when this
+    action's turn comes: when another request changes it first, the action (and the bots'
+    answer) is applied again to what that request stored (app/web/games.py, until_applied).
 
     The version is checked before the bots think, and again after waiting for this session's
     turn in progress, if any (app/web/hearts/thinking.py): a stale request costs no search.
     """
     THINKING.check_room()  # a full queue answers before the match is even read
-    loaded = await owned(store, session_id, game_id)
-    if version is not None and version != loaded.stored.version:
-        raise StaleVersion(loaded)
-    turn = THINKING.turn_of(session_id)
-    waited = turn.locked()
-    async with turn:
-        if waited:
-            loaded = await owned(store, session_id, game_id)
-            if version is not None and version != loaded.stored.version:
-                raise StaleVersion(loaded)
-        before = Seen.of(loaded)
-        match = loaded.game
-        was_over = match.phase == "match_over"
-        was_playing = match.phase == "playing"
-        try:
-            plays = await THINKING.run(action, match)
-        except (HeartsError, CardError) as error:
-            raise Refused(error, loaded) from error
-        saved = await store.compare_and_set(
-            session_id, game_id, loaded.stored.version, state_of(match, is_hidden(loaded.stored))
-        )
-    if saved is None:  # another process changed the match first
-        raise StaleVersion(await owned(store, session_id, game_id))
+
+    async def attempt() -> Turn | None:
+        loaded = await stored(store, session_id, game_id, dealer)
+        if version is not None and version != loaded.stored.version:
+            raise StaleVersion(loaded)
+        turn = THINKING.turn_of(session_id)
+        waited = turn.locked()
+        async with turn:
+            if waited:
+                loaded = await owned(store, session_id, game_id)
+                if version is not None and version != loaded.stored.version:
+                    raise StaleVersion(loaded)
+            before = Seen.of(loaded)
+            match = loaded.game
+            try:
+                plays = await THINKING.run(action, match)
+            except (HeartsError, CardError) as error:
+                raise Refused(error, loaded) from error
+            saved = await store.compare_and_set(
+                session_id, game_id, loaded.stored.version,
+                state_of(match, is_hidden(loaded.stored)),
+            )
+        if saved is None:  # another request or process changed the match first
+            return None
+        await record_turn(store, session_id, before, match, saved)
+        return Turn(before, Loaded(saved, match), plays)
+
+    return await until_applied(version, attempt, lambda: owned(store, session_id, game_id))
+
+
+async def record_turn(
+    store: GameStore, session_id: str, before: Seen, match: HeartsMatch, saved: StoredGame
+) -> None:
+    """Count what the stored action ended: a hand, the match, the deal's first hand."""
+    was_over = before.view.phase == "match_over"
+    was_playing = before.view.phase == "playing"
     if was_playing and match.phase in ("hand_over", "match_over"):
         await record_hand(store, session_id, match)
     if match.phase == "match_over" and not was_over:
@@ -260,7 +397,6 @@ async def act(
         # A deal's result in Hearts is its first hand.
         row = first_hand_row(match)
         await record_result(store, session_id, KIND, match.deal, row, saved.updated_at)
-    return Turn(before, Loaded(saved, match), plays)
 
 
 def moon_of(scores: tuple[int, ...]) -> int | None:
