@@ -83,10 +83,14 @@ async def test_a_locked_sqlite_file_answers_503(sqlite_client, sqlite_file):
 
 
 async def test_the_503_page_is_translated(sqlite_client, sqlite_file):
+    # A known browser's deal link stores its match (a visit without a cookie writes nothing).
+    await sqlite_client.get("/")
     lock = sqlite3.connect(sqlite_file, isolation_level=None)
     lock.execute("BEGIN EXCLUSIVE")
     try:
-        response = await sqlite_client.get("/hearts", headers={"accept-language": "vi"})
+        response = await sqlite_client.get(
+            "/hearts/deal/HT1-N-AAAAAAB", headers={"accept-language": "vi"}
+        )
     finally:
         lock.execute("ROLLBACK")
         lock.close()

@@ -27,7 +27,8 @@ from app.web.session import COOKIE_NAME, SessionMiddleware
 from tests.conftest import BASE_URL
 from tests.reliability.cardroom_pages import HX, HeartsHand, h2h_board
 
-REDIS_URL = os.environ.get("CARDROOM_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+# The reliability tests' spare database (tests/reliability/conftest.py): emptied before use.
+REDIS_URL = os.environ.get("CARDROOM_RELIABILITY_REDIS_URL", "redis://127.0.0.1:6379/14")
 CODE = re.compile(r"H[HT]1-[ENWH]-[A-Z]{7}")
 H2H_DEAL = "HH1-W-AAAAAAB"
 HEARTS_DEAL = "HT1-E-AAAAAAC"
