@@ -58,6 +58,24 @@ async def read_loaded(
     return Loaded(*found) if isinstance(found, tuple) else found
 
 
+def readable_as(
+    kind: str, load: Callable[[StoredGame], G]
+) -> Callable[[StoredGame | None], Loaded[G] | None]:
+    """A reader of stored games of ``kind``: the game, or None when there is none, it is of
+    another kind or ``load`` cannot read it (GameUnreadable: a format this version does not
+    read)."""
+
+    def readable(stored: StoredGame | None) -> Loaded[G] | None:
+        if stored is None or stored.kind != kind:
+            return None
+        try:
+            return Loaded(stored, load(stored))
+        except GameUnreadable:
+            return None
+
+    return readable
+
+
 class _UnstoredState(dict[str, Any]):
     """The state of a game that is not stored yet (told apart by its type: see is_stored)."""
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import re
 import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import httpx
 from fastapi import FastAPI
@@ -108,43 +110,56 @@ async def test_a_visit_stores_no_game_until_its_first_action(client, new_client,
     assert games_in(app) == 1  # this game (the other browser's Hearts match is not stored)
 
 
-async def test_an_api_action_without_a_version_applies_to_the_game_as_it_is(client, app):
-    state = (await client.post("/api/heart-to-heart/games", json={"deal": "HH1-W-AAAAAAB"})).json()
-    store = app.state.store
+@contextmanager
+def another_request_first(store, change: Callable[[dict], dict]) -> Iterator[list]:
+    """While inside, the next compare-and-set of the store is preceded by another request's
+    (another tab's) write of ``change(state)`` over the same version: it lands between that
+    request's read and its write. The list holds what the other request stored (once)."""
     compare_and_set = store.compare_and_set
-    raced = []
+    raced: list = []
 
-    async def another_request_first(session_id, game_id, version, new_state):
-        """Another tab's draw lands between this request's read and its write (once)."""
+    async def with_a_race(session_id, game_id, version, new_state):
         if not raced:
             stored = await store.get(session_id, game_id)
-            other = HeartToHeartGame.from_json(stored.state)
-            other.tap("stock")
-            raced.append(await compare_and_set(session_id, game_id, version, other.to_json()))
+            other = change(stored.state)
+            raced.append(await compare_and_set(session_id, game_id, version, other))
         return await compare_and_set(session_id, game_id, version, new_state)
 
-    store.compare_and_set = another_request_first
+    store.compare_and_set = with_a_race
     try:
-        answer = await client.post(f"/api/heart-to-heart/games/{state['game_id']}/tap",
-                                   json={"target": "stock"})
+        yield raced
     finally:
         del store.compare_and_set
+
+
+def drawn(state: dict) -> dict:
+    game = HeartToHeartGame.from_json(state)
+    game.tap("stock")
+    return game.to_json()
+
+
+def taken_back(state: dict) -> dict:
+    match = HeartsMatch.from_json(state)
+    match.undo()
+    return match.to_json()
+
+
+async def test_an_api_action_without_a_version_applies_to_the_game_as_it_is(client, app):
+    state = (await client.post("/api/heart-to-heart/games", json={"deal": "HH1-W-AAAAAAB"})).json()
+    with another_request_first(app.state.store, drawn) as raced:
+        answer = await client.post(f"/api/heart-to-heart/games/{state['game_id']}/tap",
+                                   json={"target": "stock"})
     assert raced[0] is not None
     assert answer.status_code == 200, answer.text
     after = answer.json()
     assert after["version"] == state["version"] + 2
     assert after["moves"] == 2  # both draws: the other tab's, then this one
     # With a version, the same race is a stale version (409) and changes nothing.
-    raced.clear()
-    store.compare_and_set = another_request_first
-    try:
+    with another_request_first(app.state.store, drawn):
         answer = await client.post(f"/api/heart-to-heart/games/{state['game_id']}/tap",
                                    json={"target": "stock", "version": after["version"]})
-    finally:
-        del store.compare_and_set
     assert answer.status_code == 409
     assert answer.json()["state"]["moves"] == 3
-
 
 HEARTS_API = "/api/hearts/games"
 PLAYS = 5
@@ -165,24 +180,8 @@ async def hearts_after_plays(client: httpx.AsyncClient, plays: int) -> dict:
 async def test_a_hearts_action_without_a_version_applies_to_the_match_as_it_is(client, app):
     state = await hearts_after_plays(client, 2)
     url = f"{HEARTS_API}/{state['game_id']}"
-    store = app.state.store
-    compare_and_set = store.compare_and_set
-    raced = []
-
-    async def another_request_first(session_id, game_id, version, new_state):
-        """Another tab's undo lands between this request's read and its write (once)."""
-        if not raced:
-            stored = await store.get(session_id, game_id)
-            other = HeartsMatch.from_json(stored.state)
-            other.undo()
-            raced.append(await compare_and_set(session_id, game_id, version, other.to_json()))
-        return await compare_and_set(session_id, game_id, version, new_state)
-
-    store.compare_and_set = another_request_first
-    try:
+    with another_request_first(app.state.store, taken_back) as raced:
         answer = await client.post(f"{url}/undo")
-    finally:
-        del store.compare_and_set
     assert raced[0] is not None
     assert answer.status_code == 200, answer.text
     after = answer.json()
@@ -190,13 +189,9 @@ async def test_a_hearts_action_without_a_version_applies_to_the_match_as_it_is(c
     assert len(after["hand"]) == 13 and not after["undo_available"]  # both plays taken back
     # With a version, the same race is a stale version (409) and changes nothing more.
     state = (await client.post(f"{url}/play", json={"card": after["legal"][0]})).json()
-    raced.clear()
-    store.compare_and_set = another_request_first
-    try:
+    with another_request_first(app.state.store, taken_back):
         answer = await client.post(f"{url}/play", json={"card": state["legal"][0],
                                                         "version": state["version"]})
-    finally:
-        del store.compare_and_set
     assert answer.status_code == 409
     assert answer.json()["error"]["code"] == "stale_version"
     assert answer.json()["state"]["version"] == state["version"] + 1

@@ -39,7 +39,7 @@ from app.rules.heart_to_heart_solver import replay, solve_moves
 from app.web import first_visit
 from app.web.deps import Lang, ProfileDep, SessionId, StoreDep, Visit, VisitDep
 from app.web.errors import PageError
-from app.web.games import StaleVersion, is_stored
+from app.web.games import StaleVersion, is_stored, unstored_id
 from app.web.heart_to_heart import assists, service
 from app.web.heart_to_heart.board import (
     build_board,
@@ -216,8 +216,7 @@ async def deal_view(
     code = parse_code(code, lang)
     if first_visit.is_new_session(request):
         # Nothing stored for a visit without a cookie: the deal goes to the game page with it.
-        game_id = service.unstored_game(session_id, code).stored.game_id
-        return first_visit.hand_over(to_game(), request, game_id)
+        return first_visit.hand_over(to_game(), request, unstored_id(session_id, code))
     current = await service.readable_current(store, session_id)
     if current is not None and service.is_unfinished(current.game):
         if current.game.deal == code:

@@ -31,6 +31,7 @@ from app.web.games import (
     is_stored,
     owned_game,
     read_loaded,
+    readable_as,
     session_number,
     store_first,
     unstored,
@@ -212,15 +213,9 @@ def unstored_game(session_id: str, code: str, game_id: str | None = None) -> Loa
     return Loaded(unstored(game_id, KIND), new_game(code))
 
 
-def readable(stored: StoredGame | None) -> LoadedGame | None:
-    """The stored game, or None when there is none, it is not a Heart to Heart game or it is
-    in a format this engine no longer reads."""
-    if stored is None or stored.kind != KIND:
-        return None
-    try:
-        return Loaded(stored, load(stored))
-    except GameUnreadable:
-        return None
+# The stored game, or None when there is none, it is not a Heart to Heart game or it is in a
+# format this engine no longer reads.
+readable = readable_as(KIND, load)
 
 
 async def owned(store: GameStore, session_id: str, game_id: str) -> LoadedGame:

@@ -53,6 +53,7 @@ from app.web.games import (
     is_stored,
     owned_game,
     read_loaded,
+    readable_as,
     store_first,
     unstored,
     unstored_id,
@@ -170,15 +171,9 @@ async def readable_current(store: GameStore, session_id: str) -> LoadedMatch | N
     return found if isinstance(found, Loaded) else None
 
 
-def readable(stored: StoredGame | None) -> LoadedMatch | None:
-    """The stored match, or None when there is none, it is not a Hearts match or this version
-    cannot read it."""
-    if stored is None or stored.kind != KIND:
-        return None
-    try:
-        return Loaded(stored, load(stored))
-    except GameUnreadable:
-        return None
+# The stored match, or None when there is none, it is not a Hearts match or this version
+# cannot read it.
+readable = readable_as(KIND, load)
 
 
 @dataclass(frozen=True, slots=True)
