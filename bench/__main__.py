@@ -21,6 +21,7 @@ QUICK_RUNS = (
     ("bench.load", ["--players", "200", "--seconds", "10"]),
     ("bench.starve", ["--seconds", "10", "--baseline", "3"]),
     ("bench.assists", ["--h2h-deals", "20", "--hands", "20"]),
+    ("bench.first_visits", ["--visits", "100"]),
 )
 # The tournament appends to its results file, so a quick run gets a fresh one.
 BOTS_RESULTS = Path(tempfile.gettempdir()) / "cardroom-bench-bots.jsonl"
