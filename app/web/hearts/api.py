@@ -261,7 +261,9 @@ class HeartsHint(BaseModel):
 async def hint(game_id: str, request: Request, visit: VisitDep):
     try:
         # A hint marks the match assisted: a page's match not stored yet is stored first.
-        await service.stored(visit.store, visit.session_id, game_id, dealer(request, visit.clock()))
+        await service.owned_stored(
+            visit.store, visit.session_id, game_id, dealer(request, visit.clock())
+        )
         loaded, cards = await assists.ask(visit.store, visit.session_id, game_id, None)
     except StaleVersion as stale:  # another request changed the match meanwhile
         return stale_answer(match_state(stale.current, visit.lang), visit.lang)

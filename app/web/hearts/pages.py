@@ -324,7 +324,9 @@ async def hearts_hint(
     htmx = request.headers.get("hx-request") == "true"
     try:
         # A hint marks the match assisted: a page's match not stored yet is stored first.
-        await service.stored(visit.store, visit.session_id, game_id, dealer(request, visit.clock()))
+        await service.owned_stored(
+            visit.store, visit.session_id, game_id, dealer(request, visit.clock())
+        )
         loaded, cards = await assists.ask(
             visit.store, visit.session_id, game_id, _parse_version(version)
         )

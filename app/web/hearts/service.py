@@ -242,7 +242,7 @@ async def owned(
     return await owned_game(store, session_id, game_id, readable, page_match, NOT_FOUND)
 
 
-async def stored(
+async def owned_stored(
     store: GameStore, session_id: str, game_id: str, dealer: Dealer
 ) -> LoadedMatch:
     """This session's match of that id, stored: a page's match not stored yet is stored now
@@ -350,7 +350,7 @@ async def act(
     THINKING.check_room()  # a full queue answers before the match is even read
 
     async def attempt() -> Turn | None:
-        loaded = await stored(store, session_id, game_id, dealer)
+        loaded = await owned_stored(store, session_id, game_id, dealer)
         if version is not None and version != loaded.stored.version:
             raise StaleVersion(loaded)
         turn = THINKING.turn_of(session_id)
