@@ -91,7 +91,10 @@ def today_code(app: FastAPI, kind: str) -> str:
 GETS = ["/", "/heart-to-heart", "/hearts", "/heart-to-heart/rules", "/hearts/rules",
         f"/heart-to-heart/deal/{H2H_DEAL}", f"/hearts/deal/{HEARTS_DEAL}",
         "/heart-to-heart/daily", "/hearts/daily", "/heart-to-heart/new", "/hearts/new",
-        "/stats", "/settings", f"/hearts/deal/{HEARTS_DEAL}/results"]
+        "/stats", "/stats/reset", "/settings", "/heart-to-heart/examples",
+        f"/hearts/deal/{HEARTS_DEAL}/results", f"/heart-to-heart/deal/{H2H_DEAL}/results",
+        "/api/settings", "/api/heart-to-heart/options", "/api/hearts/daily",
+        f"/api/hearts/deals/{HEARTS_DEAL}/results"]
 
 
 async def test_no_get_without_a_cookie_writes_anything(room):
