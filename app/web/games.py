@@ -29,6 +29,7 @@ from app.rules.deal_codes import DealCodeError
 from app.store import GameStore, GameUnreadable, StoredGame, Unreadable, read_game
 
 G = TypeVar("G")
+T = TypeVar("T")
 
 # How often an action sent without a version is applied again when other requests keep
 # changing the game first; past that it answers as a stale version would.
@@ -78,6 +79,7 @@ def readable_as(
 
 class _UnstoredState(dict[str, Any]):
     """The state of a game that is not stored yet (told apart by its type: see is_stored)."""
+
 
 _MAC_BYTES = 12  # 16 characters in the id, then "-" and the deal code
 _CODE_AT = _MAC_BYTES * 4 // 3 + 1
@@ -182,9 +184,6 @@ class StaleVersion(Exception, Generic[G]):
     def __init__(self, current: Loaded[G]) -> None:
         super().__init__("stale_version")
         self.current = current
-
-
-T = TypeVar("T")
 
 
 async def until_applied(
