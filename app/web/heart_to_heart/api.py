@@ -45,7 +45,7 @@ from app.web.api_models import (
     state_response,
     version_of,
 )
-from app.web.api_route import ApiRoute
+from app.web.api_route import ApiRoute, lean
 from app.web.deps import ProfileDep, SessionId, StoreDep, Visit, VisitDep
 from app.web.errors import api_error
 from app.web.games import Loaded, StaleVersion
@@ -151,6 +151,7 @@ async def get_game(game_id: str, visit: VisitDep):
     "Tap a heart card, the stock or the waste, as on the page",
     "A tap that does nothing answers the state unchanged (same version).",
 )
+@lean
 async def tap(game_id: str, body: HeartToHeartTap, visit: VisitDep):
     if not matches(TARGET_PATTERN, body.target):
         message = translator(visit.lang).gettext(
@@ -168,6 +169,7 @@ async def tap(game_id: str, body: HeartToHeartTap, visit: VisitDep):
     "Take back the last move",
     "Nothing to undo, or a won game: 409 with the state.",
 )
+@lean
 async def undo(game_id: str, visit: VisitDep, body: Annotated[VersionBody | None, Body()] = None):
     return await act(visit, game_id, version_of(body), lambda game: game.undo())
 

@@ -35,6 +35,7 @@ from app.rules.heart_to_heart import (
     rank_name,
 )
 from app.rules.heart_to_heart_solver import replay, solve_moves
+from app.web.api_route import LeanRoute, lean
 from app.web.deps import Lang, ProfileDep, SessionId, StoreDep, Visit, VisitDep
 from app.web.errors import PageError
 from app.web.games import StaleVersion
@@ -55,7 +56,7 @@ from app.web.templating import page
 # The won game the examples page walks through (its line is the solver's).
 EXAMPLE_DEAL = "HH1-W-AAAAAAB"
 
-router = APIRouter(prefix="/heart-to-heart", include_in_schema=False)
+router = APIRouter(prefix="/heart-to-heart", include_in_schema=False, route_class=LeanRoute)
 
 # --- status messages -------------------------------------------------------------------------
 
@@ -309,6 +310,7 @@ def undo_url(game_id: str) -> str:
 
 
 @router.post("/games/{game_id}/tap", name="heart_to_heart_tap")
+@lean
 async def tap(game_id: str, request: Request, visit: VisitDep) -> Response:
     form = await read_action(request, with_target=True)
     try:
@@ -327,6 +329,7 @@ async def tap(game_id: str, request: Request, visit: VisitDep) -> Response:
 
 
 @router.post("/games/{game_id}/undo", name="heart_to_heart_undo")
+@lean
 async def undo(game_id: str, request: Request, visit: VisitDep) -> Response:
     form = await read_action(request, with_target=False)
     return await act(
