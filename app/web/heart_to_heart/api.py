@@ -9,6 +9,7 @@ is in play).
 from __future__ import annotations
 
 from dataclasses import asdict
+from functools import cache
 from typing import Annotated
 
 from fastapi import APIRouter, Body
@@ -61,6 +62,18 @@ def _order(target: Target) -> tuple[int, int]:
     return (1, 0) if isinstance(target, str) else (0, target)
 
 
+@cache
+def heart_card(pos: int, rank: int, state: str) -> HeartCard:
+    """A card of the heart, checked once (there are 25 × 13 × 3) and shared: no one changes it."""
+    return HeartCard(pos=pos, rank=rank_name(rank), state=state)
+
+
+@cache
+def options_model(options: Options) -> HeartToHeartOptions:
+    """The options as the API shows them (one of four, shared like the cards)."""
+    return HeartToHeartOptions(**asdict(options))
+
+
 def game_state(
     loaded: LoadedGame, options: Options, message: str | None = None
 ) -> HeartToHeartState:
@@ -74,16 +87,14 @@ def game_state(
         score=game.score,
         moves=game.moves,
         elapsed_seconds=game.elapsed_seconds,
-        heart=[
-            HeartCard(pos=pos, rank=rank_name(game.rank_at(pos)), state=game.position_state(pos))
-            for pos in range(HEART_SIZE)
-        ],
+        heart=[heart_card(pos, game.rank_at(pos), game.position_state(pos))
+               for pos in range(HEART_SIZE)],
         stock_count=game.stock_count,
         waste_count=game.waste_count,
         waste_top=None if top is None else rank_name(top),
         selected=None if selected is None else target_text(selected),
         undo_depth=game.undo_depth,
-        options=HeartToHeartOptions(**asdict(options)),
+        options=options_model(options),
         help=PlacementHelp(
             outlined=[target_text(t) for t in sorted(outlined, key=_order)],
             dimmed=[target_text(t) for t in sorted(dimmed, key=_order)],
@@ -181,7 +192,7 @@ async def undo(game_id: str, visit: VisitDep, body: Annotated[VersionBody | None
     summary="This session's Heart to Heart options",
 )
 async def get_options(profile: ProfileDep):
-    return HeartToHeartOptions(**asdict(Options.of(profile)))
+    return options_model(Options.of(profile))
 
 
 @router.put(

@@ -99,6 +99,8 @@ def tap_message(turn: service.Turn, options: Options, lang: str) -> str | None:
 
 
 # --- routes ----------------------------------------------------------------------------------
+# Taps and undos come first: routes are matched in the order they are declared, and these are
+# most of the requests.
 
 
 def game_page(
@@ -162,66 +164,6 @@ def parse_code(text: str, lang: str) -> str:
             title=tr.gettext("This deal code cannot be used"),
             link=(router.url_path_for("heart_to_heart"), tr.gettext("Play Heart to Heart")),
         ) from error
-
-
-@router.get("", name="heart_to_heart")
-async def game_view(
-    request: Request, store: StoreDep, session_id: SessionId, profile: ProfileDep, lang: Lang
-) -> Response:
-    loaded = await service.current_game(store, session_id)
-    notice = None
-    if loaded.replaced_unreadable:
-        notice = translator(lang).gettext("Your saved game could not be read: here is a new one.")
-    return game_page(request, loaded, Options.of(profile), lang, message=notice)
-
-
-@router.post("/new", name="heart_to_heart_new")
-async def new_game_route(
-    request: Request,
-    store: StoreDep,
-    session_id: SessionId,
-    profile: ProfileDep,
-    lang: Lang,
-    kind: Annotated[str, Form(max_length=1)] = "N",
-    confirm: Annotated[bool, Form()] = False,
-) -> Response:
-    if kind not in VARIANTS:
-        raise PageError(
-            400,
-            translator(lang).gettext("A new game is any deal (N) or a deal that can be won (W)."),
-        )
-    current = await service.readable_current(store, session_id)
-    if not confirm and current is not None and service.is_unfinished(current.game):
-        # Nothing is replaced (nor counted as lost) until the player confirms.
-        return game_page(request, current, Options.of(profile), lang, ask_new=kind)
-    await service.replace_game(store, session_id, service.random_code(kind))
-    return to_game()
-
-
-@router.get("/deal/{code}", name="heart_to_heart_deal")
-async def deal_view(
-    code: str,
-    request: Request,
-    store: StoreDep,
-    session_id: SessionId,
-    profile: ProfileDep,
-    lang: Lang,
-) -> Response:
-    code = parse_code(code, lang)
-    current = await service.readable_current(store, session_id)
-    if current is not None and service.is_unfinished(current.game):
-        if current.game.deal == code:
-            return to_game()
-        # Nothing is replaced until the player answers the question.
-        return game_page(request, current, Options.of(profile), lang, question=code)
-    await service.replace_game(store, session_id, code)
-    return to_game()
-
-
-@router.post("/deal/{code}", name="heart_to_heart_deal_accept")
-async def deal_accept(code: str, store: StoreDep, session_id: SessionId, lang: Lang) -> Response:
-    await service.replace_game(store, session_id, parse_code(code, lang))
-    return to_game()
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,6 +282,66 @@ async def undo(game_id: str, request: Request, visit: VisitDep) -> Response:
         lambda game: game.undo(),
         lambda turn, options: translator(visit.lang).gettext("Move taken back"),
     )
+
+
+@router.get("", name="heart_to_heart")
+async def game_view(
+    request: Request, store: StoreDep, session_id: SessionId, profile: ProfileDep, lang: Lang
+) -> Response:
+    loaded = await service.current_game(store, session_id)
+    notice = None
+    if loaded.replaced_unreadable:
+        notice = translator(lang).gettext("Your saved game could not be read: here is a new one.")
+    return game_page(request, loaded, Options.of(profile), lang, message=notice)
+
+
+@router.post("/new", name="heart_to_heart_new")
+async def new_game_route(
+    request: Request,
+    store: StoreDep,
+    session_id: SessionId,
+    profile: ProfileDep,
+    lang: Lang,
+    kind: Annotated[str, Form(max_length=1)] = "N",
+    confirm: Annotated[bool, Form()] = False,
+) -> Response:
+    if kind not in VARIANTS:
+        raise PageError(
+            400,
+            translator(lang).gettext("A new game is any deal (N) or a deal that can be won (W)."),
+        )
+    current = await service.readable_current(store, session_id)
+    if not confirm and current is not None and service.is_unfinished(current.game):
+        # Nothing is replaced (nor counted as lost) until the player confirms.
+        return game_page(request, current, Options.of(profile), lang, ask_new=kind)
+    await service.replace_game(store, session_id, service.random_code(kind))
+    return to_game()
+
+
+@router.get("/deal/{code}", name="heart_to_heart_deal")
+async def deal_view(
+    code: str,
+    request: Request,
+    store: StoreDep,
+    session_id: SessionId,
+    profile: ProfileDep,
+    lang: Lang,
+) -> Response:
+    code = parse_code(code, lang)
+    current = await service.readable_current(store, session_id)
+    if current is not None and service.is_unfinished(current.game):
+        if current.game.deal == code:
+            return to_game()
+        # Nothing is replaced until the player answers the question.
+        return game_page(request, current, Options.of(profile), lang, question=code)
+    await service.replace_game(store, session_id, code)
+    return to_game()
+
+
+@router.post("/deal/{code}", name="heart_to_heart_deal_accept")
+async def deal_accept(code: str, store: StoreDep, session_id: SessionId, lang: Lang) -> Response:
+    await service.replace_game(store, session_id, parse_code(code, lang))
+    return to_game()
 
 
 @router.post("/games/{game_id}/finish", name="heart_to_heart_finish")
