@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from app.rules.deal_codes import DealCodeError
 from app.rules.heart_to_heart import (
     HEART_SIZE,
+    PositionState,
     Target,
     new_game,
     parse_target,
@@ -63,7 +64,7 @@ def _order(target: Target) -> tuple[int, int]:
 
 
 @cache
-def heart_card(pos: int, rank: int, state: str) -> HeartCard:
+def heart_card(pos: int, rank: int, state: PositionState) -> HeartCard:
     """A card of the heart, checked once (there are 25 × 13 × 3) and shared: no one changes it."""
     return HeartCard(pos=pos, rank=rank_name(rank), state=state)
 

@@ -41,6 +41,7 @@ from app.web.errors import PageError
 from app.web.games import StaleVersion
 from app.web.heart_to_heart import assists, service
 from app.web.heart_to_heart.board import (
+    action_changes,
     build_board,
     changes,
     hint_marks,
@@ -241,9 +242,11 @@ async def act(
         return board_answer(
             request, refused.current, options, lang, before=before, message=refusal
         )
-    before = stored_board(turn.before, undo_url(game_id), options, lang)
     text = message(turn, options) if turn.after is not turn.before else None
-    return board_answer(request, turn.after, options, lang, before=before, message=text)
+    if request.headers.get("hx-request") != "true":
+        return game_page(request, turn.after, options, lang, message=text)
+    url = undo_url(game_id)
+    return answer(action_changes(turn.before, turn.after, url, options, lang) + status(text))
 
 
 @lru_cache(maxsize=4096)
