@@ -42,9 +42,17 @@ def build_board(
 ) -> Pieces:
     """The board's pieces; ``static`` draws pictures instead of controls (the examples)."""
     help = placement(game, options)
+    sides = side_pieces(game, version, undo_url, help, lang, static=static)
+    return with_heart(game, help, sides, lang, static=static)
+
+
+def with_heart(
+    game: HeartToHeartGame, help: Help, sides: Pieces, lang: str, *, static: bool = False
+) -> Pieces:
+    """The whole board: the heart's pieces, then ``sides``."""
     pieces: Pieces = {name: heart_piece(game, pos, help, lang, static=static)
                       for pos, name in enumerate(HEART_NAMES)}
-    pieces.update(side_pieces(game, version, undo_url, help, lang, static=static))
+    pieces.update(sides)
     return pieces
 
 
@@ -152,10 +160,7 @@ def stored_board(loaded: LoadedGame, undo_url: str, options: Options, lang: str)
     key = (stored.game_id, stored.version, options.placement_help, lang)
     board = _BOARDS.get(key)
     if board is None:
-        help, sides = stored_sides(loaded, undo_url, options, lang)
-        board = {name: heart_piece(loaded.game, pos, help, lang)
-                 for pos, name in enumerate(HEART_NAMES)}
-        board.update(sides)
+        board = with_heart(loaded.game, *stored_sides(loaded, undo_url, options, lang), lang)
         keep(_BOARDS, key, board)
     return board
 
@@ -186,12 +191,12 @@ def action_changes(
     building either heart: a card's piece is drawn from whether it is gone, free and selected,
     so only the cards where one of those changed differ."""
     old, new = before.game, after.game
-    selected = 0
-    for target in (old.selected, new.selected):
-        if isinstance(target, int) and old.selected != new.selected:
-            selected |= 1 << target
-    differ = ((old.removed_mask ^ new.removed_mask) | (old.free_mask ^ new.free_mask)
-              | selected)
+    pressed = 0  # the heart cards selected or no longer selected
+    if old.selected != new.selected:
+        for target in (old.selected, new.selected):
+            if isinstance(target, int):
+                pressed |= 1 << target
+    differ = (old.removed_mask ^ new.removed_mask) | (old.free_mask ^ new.free_mask) | pressed
     if differ.bit_count() > WHOLE_HEART_OVER:
         return changes(stored_board(before, undo_url, options, lang),
                        stored_board(after, undo_url, options, lang), lang)
