@@ -1,10 +1,9 @@
 """The embedded store: one SQLite file in WAL mode, safe for several processes at once.
 
 Where the work runs (measured with bench/store.py, `python -m bench.store`):
-- The calls of a tap (one `get`, one `compare_and_set`) run inline on the event loop: a `get` of
-  a Hearts match takes about 20 µs and a `compare_and_set` about 60 µs, while handing a call to a
-  thread and back costs about 70 µs on its own (medians on the 2-core development machine), so
-  a thread would more than double the cost of a tap.
+- The calls of a tap (one `get`, one `compare_and_set`) run inline on the event loop: each takes
+  tens of microseconds, less than handing a call to a thread and back costs on its own, so a
+  thread would more than double the cost of a tap.
 - Blocking inline is only acceptable if nothing can make SQLite wait, so the inline connection
   has `busy_timeout = 0`: when another process holds the write lock the call fails at once with
   SQLITE_BUSY and is retried after an `asyncio.sleep` with a growing delay (up to
