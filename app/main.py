@@ -26,14 +26,15 @@ from app.web.security import SecurityMiddleware
 from app.web.session import SessionMiddleware
 from app.web.static_files import assets, serve_static
 
-# Routes are matched in order: the pages people use most come first.
+# Routes are matched in order: what people use most comes first (a Heart to Heart tap, page or
+# API, is the most frequent request).
 ROUTERS = (
     home.router,
     heart_to_heart_pages.router,
+    heart_to_heart_api.router,
     hearts_pages.router,
     daily.router,
     tables_pages.router,
-    heart_to_heart_api.router,
     hearts_api.router,
     daily.api,
     settings_routes.router,

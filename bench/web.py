@@ -1,7 +1,8 @@
 """The web tap cost, measured with wrk (issues 5 and 17; figures in bench/README.md, "Web tap
 cost").
 
-One uvicorn worker on loopback with the SQLite store, pinned to one core (``taskset``); wrk, a
+One uvicorn worker on loopback with the SQLite store, pinned to one core (``taskset``) and
+started as ``make run`` starts it (with its access log, unless ``--no-access-log``); wrk, a
 load generator written in C, pinned to the other, so the client's own cost does not limit the
 server. wrk runs one thread per connection, each connection one player (its own cookie and
 games); bench/taps.lua makes its requests. In one run, back to back:
@@ -19,6 +20,7 @@ request (from /proc). Then the first-load bytes of each game page (the page and 
 loads) without and with compression.
 
     .venv/bin/python -m bench.web [--connections 8] [--seconds 8] [--tree DIR] [--profile FILE]
+                                  [--no-access-log]
 
 ``--tree DIR`` serves another checkout (say ``git worktree add /tmp/before main``) with this
 bench, for before/after figures; ``--profile FILE`` records the server under the page and API
@@ -58,6 +60,9 @@ SECRET_KEY = "bench-secret-key-long-enough-for-the-check"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 START_TIMEOUT = 60.0
 LOG_TAIL = 3000
+# uvicorn's access log (INFO:     127.0.0.1:5000 - "GET /healthz HTTP/1.1" 200 OK) and its
+# start-up lines: not what the reader of a run looks for.
+ACCESS_LINE = re.compile(r'INFO: +(\S+ - "|Started|Waiting|Application|Uvicorn|Shutting|Finished)')
 
 
 # --- the server ------------------------------------------------------------------------------
@@ -104,10 +109,12 @@ class Served:
 
 @contextmanager
 def serve(store_url: str | None = None, workers: int = 1, tree: Path | None = None,
-          cpus: str | None = None) -> Iterator[Served]:
+          cpus: str | None = None, access_log: bool = False) -> Iterator[Served]:
     """``uvicorn app.main:app`` on a free loopback port. ``store_url`` None: a fresh SQLite
     file in a temporary directory; ``tree``: the app of that checkout; ``cpus``: the cores it
-    may run on (``taskset -c``). Stopped (its whole process group) on exit."""
+    may run on (``taskset -c``); ``access_log``: as ``make run`` and the Docker image run it
+    (a line per request, uvicorn's default), else only warnings. Stopped (its whole process
+    group) on exit."""
     with tempfile.TemporaryDirectory(prefix="cardroom-bench-") as workdir:
         port = free_port()
         env = {
@@ -121,8 +128,8 @@ def serve(store_url: str | None = None, workers: int = 1, tree: Path | None = No
             process = subprocess.Popen(
                 [*(["taskset", "-c", cpus] if cpus else []), sys.executable, "-m", "uvicorn",
                  "app.main:app", "--host", "127.0.0.1", "--port", str(port), "--workers",
-                 str(workers), "--no-access-log",
-                 "--log-level", "warning"],
+                 str(workers),
+                 *([] if access_log else ["--no-access-log", "--log-level", "warning"])],
                 cwd=workdir, env=env, stdout=log, stderr=log, start_new_session=True,
             )
         base_url = f"http://127.0.0.1:{port}"
@@ -138,7 +145,8 @@ def serve(store_url: str | None = None, workers: int = 1, tree: Path | None = No
                     os.killpg(process.pid, signal.SIGKILL)
                     process.wait()
             # Warnings and tracebacks of the run, where the benchmark's reader sees them.
-            log = log_path.read_text(errors="replace").strip()
+            log = "\n".join(line for line in log_path.read_text(errors="replace").splitlines()
+                            if not ACCESS_LINE.match(line) and line.strip())
             if log:
                 print(f"--- server log (last lines):\n{log[-LOG_TAIL:]}", file=sys.stderr)
 
@@ -505,9 +513,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--profile", type=Path, help="py-spy's collapsed stacks go here")
     parser.add_argument("--server-cpu", default="1", help="the core uvicorn is pinned to")
     parser.add_argument("--wrk-cpu", default="0", help="the core wrk is pinned to")
+    parser.add_argument("--no-access-log", dest="access_log", action="store_false",
+                        help="uvicorn without its access log (make run and Docker keep it)")
     arguments = parser.parse_args(argv)
-    with serve(tree=arguments.tree, cpus=arguments.server_cpu) as server, \
+    with serve(tree=arguments.tree, cpus=arguments.server_cpu,
+               access_log=arguments.access_log) as server, \
             tempfile.TemporaryDirectory(prefix="cardroom-wrk-") as workdir:
+        print("uvicorn's access log: " + ("on" if arguments.access_log else "off"))
         print(measure(server, arguments.connections, arguments.seconds, arguments.seed,
                       Path(workdir), arguments.wrk_cpu, arguments.profile))
 

@@ -204,8 +204,12 @@ async def create_new(
     return game
 
 
+# Made once: json.dumps with these options would build its encoder on every call (every move).
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
 def dump_json(value: dict[str, Any]) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return _ENCODER.encode(value)
 
 
 def load_object(text: str) -> dict[str, Any] | None:

@@ -593,7 +593,7 @@ async def test_a_tap_builds_the_board_once_and_trusts_the_store(client, monkeypa
     """A tap's "before" pieces are the previous answer's "after" ones, and a game read back
     from the store (another worker, a restart) is not re-proved by replaying its history."""
     calls = {"board": 0, "replay": 0}
-    build, replay_history = h2h_board.build_board, HeartToHeartGame._check_history
+    build, replay_history = h2h_board.side_pieces, HeartToHeartGame._check_history
 
     def counted_board(*args):
         calls["board"] += 1
@@ -603,7 +603,8 @@ async def test_a_tap_builds_the_board_once_and_trusts_the_store(client, monkeypa
         calls["replay"] += 1
         return replay_history(game)
 
-    monkeypatch.setattr(h2h_board, "build_board", counted_board)
+    # A tap draws the heart cards that changed only; the pieces beside it are built per board.
+    monkeypatch.setattr(h2h_board, "side_pieces", counted_board)
     monkeypatch.setattr(HeartToHeartGame, "_check_history", counted_replay)
     table = Table(client)
     await table.load(f"/heart-to-heart/deal/{WINNABLE}")

@@ -9,6 +9,7 @@ is in play).
 from __future__ import annotations
 
 from dataclasses import asdict
+from functools import cache
 from typing import Annotated
 
 from fastapi import APIRouter, Body
@@ -18,6 +19,7 @@ from pydantic import BaseModel, Field
 from app.rules.deal_codes import DealCodeError
 from app.rules.heart_to_heart import (
     HEART_SIZE,
+    PositionState,
     Target,
     new_game,
     parse_target,
@@ -45,7 +47,7 @@ from app.web.api_models import (
     state_response,
     version_of,
 )
-from app.web.api_route import ApiRoute
+from app.web.api_route import ApiRoute, lean
 from app.web.deps import ProfileDep, SessionId, StoreDep, Visit, VisitDep
 from app.web.errors import api_error
 from app.web.games import Loaded, StaleVersion
@@ -61,6 +63,18 @@ def _order(target: Target) -> tuple[int, int]:
     return (1, 0) if isinstance(target, str) else (0, target)
 
 
+@cache
+def heart_card(pos: int, rank: int, state: PositionState) -> HeartCard:
+    """A card of the heart, checked once (there are 25 × 13 × 3) and shared: no one changes it."""
+    return HeartCard(pos=pos, rank=rank_name(rank), state=state)
+
+
+@cache
+def options_model(options: Options) -> HeartToHeartOptions:
+    """The options as the API shows them (one of four, shared like the cards)."""
+    return HeartToHeartOptions(**asdict(options))
+
+
 def game_state(
     loaded: LoadedGame, options: Options, message: str | None = None
 ) -> HeartToHeartState:
@@ -74,16 +88,14 @@ def game_state(
         score=game.score,
         moves=game.moves,
         elapsed_seconds=game.elapsed_seconds,
-        heart=[
-            HeartCard(pos=pos, rank=rank_name(game.rank_at(pos)), state=game.position_state(pos))
-            for pos in range(HEART_SIZE)
-        ],
+        heart=[heart_card(pos, game.rank_at(pos), game.position_state(pos))
+               for pos in range(HEART_SIZE)],
         stock_count=game.stock_count,
         waste_count=game.waste_count,
         waste_top=None if top is None else rank_name(top),
         selected=None if selected is None else target_text(selected),
         undo_depth=game.undo_depth,
-        options=HeartToHeartOptions(**asdict(options)),
+        options=options_model(options),
         help=PlacementHelp(
             outlined=[target_text(t) for t in sorted(outlined, key=_order)],
             dimmed=[target_text(t) for t in sorted(dimmed, key=_order)],
@@ -151,6 +163,7 @@ async def get_game(game_id: str, visit: VisitDep):
     "Tap a heart card, the stock or the waste, as on the page",
     "A tap that does nothing answers the state unchanged (same version).",
 )
+@lean
 async def tap(game_id: str, body: HeartToHeartTap, visit: VisitDep):
     if not matches(TARGET_PATTERN, body.target):
         message = translator(visit.lang).gettext(
@@ -168,6 +181,7 @@ async def tap(game_id: str, body: HeartToHeartTap, visit: VisitDep):
     "Take back the last move",
     "Nothing to undo, or a won game: 409 with the state.",
 )
+@lean
 async def undo(game_id: str, visit: VisitDep, body: Annotated[VersionBody | None, Body()] = None):
     return await act(visit, game_id, version_of(body), lambda game: game.undo())
 
@@ -179,7 +193,7 @@ async def undo(game_id: str, visit: VisitDep, body: Annotated[VersionBody | None
     summary="This session's Heart to Heart options",
 )
 async def get_options(profile: ProfileDep):
-    return HeartToHeartOptions(**asdict(Options.of(profile)))
+    return options_model(Options.of(profile))
 
 
 @router.put(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 
 from markupsafe import Markup
@@ -40,41 +41,79 @@ def build_board(
     *, static: bool = False,
 ) -> Pieces:
     """The board's pieces; ``static`` draws pictures instead of controls (the examples)."""
+    help = placement(game, options)
+    sides = side_pieces(game, version, undo_url, help, lang, static=static)
+    return with_heart(game, help, sides, lang, static=static)
+
+
+def with_heart(
+    game: HeartToHeartGame, help: Help, sides: Pieces, lang: str, *, static: bool = False
+) -> Pieces:
+    """The whole board: the heart's pieces, then ``sides``."""
+    pieces: Pieces = {name: heart_piece(game, pos, help, lang, static=static)
+                      for pos, name in enumerate(HEART_NAMES)}
+    pieces.update(sides)
+    return pieces
+
+
+@dataclass(frozen=True, slots=True)
+class Help:
+    """Placement help now: the targets outlined and dimmed, and each one's piece's ``help``."""
+
+    outlined: frozenset[Target] | tuple[()]
+    dimmed: frozenset[Target] | tuple[()]
+    of_piece: dict[str, str]
+
+
+def placement(game: HeartToHeartGame, options: Options) -> Help:
     outlined, dimmed = game.placement_help() if options.placement_help else ((), ())
     # Both can apply to one card (a free card with a partner, of another rank than the
     # selected one): dimmed wins.
-    help = {piece_name(target): "outlined" for target in outlined}
-    help.update((piece_name(target), "dimmed") for target in dimmed)
+    of_piece = dict.fromkeys(map(PIECE_NAMES.__getitem__, outlined), "outlined")
+    of_piece.update(dict.fromkeys(map(PIECE_NAMES.__getitem__, dimmed), "dimmed"))
+    return Help(outlined, dimmed, of_piece)
 
-    def extra(name: str) -> tuple[tuple[str, object], ...]:
-        helped = (("help", help[name]),) if name in help else ()
-        return (("static", True), *helped) if static else helped
 
-    free, removed, selected = game.free_mask, game.removed_mask, game.selected
+def _extra(help: Help, name: str, static: bool) -> tuple[tuple[str, object], ...]:
+    helped = (("help", help.of_piece[name]),) if name in help.of_piece else ()
+    return (("static", True), *helped) if static else helped
+
+
+def heart_piece(
+    game: HeartToHeartGame, pos: int, help: Help, lang: str, *, static: bool = False
+) -> Piece:
+    """The piece at heart position ``pos``: its card, or the gap it left."""
+    if game.removed_mask >> pos & 1:
+        return GAPS[pos]
+    name = HEART_NAMES[pos]
+    key = (pos, game.heart_ranks[pos], not game.free_mask >> pos & 1, game.selected == pos,
+           help.of_piece.get(name), static, lang)
+    piece = _CARDS.get(key)
+    if piece is None:
+        rank = rank_name(key[1])
+        args = (pos, rank, heart_name(rank, lang), key[2], key[3])
+        piece = _CARDS[key] = Piece("heart_card", args, _extra(help, name, static))
+    return piece
+
+
+def side_pieces(
+    game: HeartToHeartGame, version: int, undo_url: str, help: Help, lang: str,
+    *, static: bool = False,
+) -> Pieces:
+    """The pieces beside the heart: piles, info bar, version, buttons, dialog, help sets."""
     pieces: Pieces = {}
     args: tuple[object, ...]
-    for pos, name in enumerate(HEART_NAMES):
-        if removed >> pos & 1:
-            pieces[name] = GAPS[pos]
-            continue
-        key = (pos, game.rank_at(pos), not free >> pos & 1, selected == pos, help.get(name),
-               static, lang)
-        piece = _CARDS.get(key)
-        if piece is None:
-            rank = rank_name(key[1])
-            args = (pos, rank, heart_name(rank, lang), key[2], key[3])
-            piece = _CARDS[key] = Piece("heart_card", args, extra(name))
-        pieces[name] = piece
     # An empty stock shows whether tapping it turns the waste over.
     can_redeal = game.stock_count == 0 and game.waste_count > 0
-    pieces["h2h-stock"] = Piece("stock", (game.stock_count, can_redeal), extra("h2h-stock"))
+    stock_extra = _extra(help, "h2h-stock", static)
+    pieces["h2h-stock"] = Piece("stock", (game.stock_count, can_redeal), stock_extra)
     top = game.waste_top
     if top is None:
         pieces["h2h-waste"] = Piece("empty_waste")
     else:
         rank = rank_name(top)
-        args = (rank, heart_name(rank, lang), selected == "waste")
-        pieces["h2h-waste"] = Piece("waste", args, extra("h2h-waste"))
+        args = (rank, heart_name(rank, lang), game.selected == "waste")
+        pieces["h2h-waste"] = Piece("waste", args, _extra(help, "h2h-waste", static))
     pieces["h2h-score"] = Piece("score", (game.score,))
     pieces["h2h-moves"] = Piece("moves", (game.moves,))
     pieces["h2h-time"] = Piece("clock", (round(game.play_time, 1), game.clock_running))
@@ -84,12 +123,13 @@ def build_board(
     # Action routes are /heart-to-heart/games/{id}/{verb}: Finish sits beside undo.
     finish_url = undo_url.rsplit("/", 1)[0] + "/finish"
     pieces["h2h-finish"] = Piece("finish", (finish_url, can_finish(game) and not static))
-    if game.status == "playing":  # no dialog: nothing of the game in it, not even its id
+    status = game.status
+    if status == "playing":  # no dialog: nothing of the game in it, not even its id
         pieces["h2h-dialog"] = Piece("end_dialog", ("", "playing", 0, 0, False))
     else:
-        args = (undo_url, game.status, game.elapsed_seconds, game.moves, can_undo, game.deal)
+        args = (undo_url, status, game.elapsed_seconds, game.moves, can_undo, game.deal)
         pieces["h2h-dialog"] = Piece("end_dialog", args)
-    pieces["h2h-help"] = Piece("help", (help_text(outlined), help_text(dimmed)))
+    pieces["h2h-help"] = Piece("help", (help_text(help.outlined), help_text(help.dimmed)))
     return pieces
 
 
@@ -99,8 +139,8 @@ GAPS = tuple(Piece("gap", (pos,)) for pos in range(HEART_SIZE))
 _CARDS: dict[tuple, Piece] = {}
 
 
-def piece_name(target: Target) -> str:
-    return "h2h-waste" if target == "waste" else f"p{target}"
+# The piece of each placement-help target.
+PIECE_NAMES: dict[Target, str] = {**dict(enumerate(HEART_NAMES)), "waste": "h2h-waste"}
 
 
 @lru_cache(maxsize=4096)
@@ -120,9 +160,53 @@ def stored_board(loaded: LoadedGame, undo_url: str, options: Options, lang: str)
     key = (stored.game_id, stored.version, options.placement_help, lang)
     board = _BOARDS.get(key)
     if board is None:
-        board = build_board(loaded.game, stored.version, undo_url, options, lang)
+        board = with_heart(loaded.game, *stored_sides(loaded, undo_url, options, lang), lang)
         keep(_BOARDS, key, board)
     return board
+
+
+# The side pieces of stored versions, keyed as _BOARDS: a tap's "before" is the previous
+# tap's "after".
+_SIDES: OrderedDict[tuple[str, int, bool, str], tuple[Help, Pieces]] = OrderedDict()
+
+
+def stored_sides(
+    loaded: LoadedGame, undo_url: str, options: Options, lang: str
+) -> tuple[Help, Pieces]:
+    """``placement`` and ``side_pieces`` of a stored game (shared: read only)."""
+    stored = loaded.stored
+    key = (stored.game_id, stored.version, options.placement_help, lang)
+    found = _SIDES.get(key)
+    if found is None:
+        help = placement(loaded.game, options)
+        found = (help, side_pieces(loaded.game, stored.version, undo_url, help, lang))
+        keep(_SIDES, key, found)
+    return found
+
+
+def action_changes(
+    before: LoadedGame, after: LoadedGame, undo_url: str, options: Options, lang: str
+) -> Markup:
+    """``changes`` between the boards of an action's game before and after it, without
+    building either heart: a card's piece is drawn from whether it is gone, free and selected,
+    so only the cards where one of those changed differ."""
+    old, new = before.game, after.game
+    pressed = 0  # the heart cards selected or no longer selected
+    if old.selected != new.selected:
+        for target in (old.selected, new.selected):
+            if isinstance(target, int):
+                pressed |= 1 << target
+    differ = (old.removed_mask ^ new.removed_mask) | (old.free_mask ^ new.free_mask) | pressed
+    if differ.bit_count() > WHOLE_HEART_OVER:
+        return changes(stored_board(before, undo_url, options, lang),
+                       stored_board(after, undo_url, options, lang), lang)
+    _, sides_before = stored_sides(before, undo_url, options, lang)
+    help, sides_after = stored_sides(after, undo_url, options, lang)
+    cards = Markup("").join(
+        render(TEMPLATE, heart_piece(new, pos, help, lang), lang, oob=True)
+        for pos in range(HEART_SIZE) if differ >> pos & 1
+    )
+    return cards + render_all(TEMPLATE, sides_after, changed(sides_before, sides_after), lang)
 
 
 def heart(board: Pieces, lang: str, *, oob: bool = False) -> Markup:

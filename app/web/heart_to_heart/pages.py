@@ -37,11 +37,13 @@ from app.rules.heart_to_heart import (
 )
 from app.rules.heart_to_heart_solver import replay, solve_moves
 from app.web import first_visit
+from app.web.api_route import LeanRoute, lean
 from app.web.deps import Lang, ProfileDep, SessionId, StoreDep, Visit, VisitDep
 from app.web.errors import PageError
 from app.web.games import StaleVersion, is_stored, unstored_id
 from app.web.heart_to_heart import assists, service
 from app.web.heart_to_heart.board import (
+    action_changes,
     build_board,
     changes,
     hint_marks,
@@ -58,7 +60,7 @@ from app.web.templating import page
 # The won game the examples page walks through (its line is the solver's).
 EXAMPLE_DEAL = "HH1-W-AAAAAAB"
 
-router = APIRouter(prefix="/heart-to-heart", include_in_schema=False)
+router = APIRouter(prefix="/heart-to-heart", include_in_schema=False, route_class=LeanRoute)
 
 # --- status messages -------------------------------------------------------------------------
 
@@ -101,6 +103,8 @@ def tap_message(turn: service.Turn, options: Options, lang: str) -> str | None:
 
 
 # --- routes ----------------------------------------------------------------------------------
+# Taps and undos come first: routes are matched in the order they are declared, and these are
+# most of the requests.
 
 
 def game_page(
@@ -164,83 +168,6 @@ def parse_code(text: str, lang: str) -> str:
             title=tr.gettext("This deal code cannot be used"),
             link=(router.url_path_for("heart_to_heart"), tr.gettext("Play Heart to Heart")),
         ) from error
-
-
-@router.get("", name="heart_to_heart")
-async def game_view(
-    request: Request, store: StoreDep, session_id: SessionId, profile: ProfileDep, lang: Lang
-) -> Response:
-    loaded = await service.current_game(store, session_id)
-    handed = None if is_stored(loaded.stored) else first_visit.handed_over(request, session_id)
-    if handed is not None:  # a deal link's, not stored yet (app/web/first_visit.py)
-        with suppress(DealCodeError):  # (a Hearts deal's is not for this page)
-            loaded = service.unstored_game(session_id, service.parse_code(handed))
-    notice = None
-    if loaded.replaced_unreadable:
-        notice = translator(lang).gettext("Your saved game could not be read: here is a new one.")
-    return game_page(request, loaded, Options.of(profile), lang, message=notice)
-
-
-@router.post("/new", name="heart_to_heart_new")
-async def new_game_route(
-    request: Request,
-    store: StoreDep,
-    session_id: SessionId,
-    profile: ProfileDep,
-    lang: Lang,
-    kind: Annotated[str, Form(max_length=1)] = "N",
-    confirm: Annotated[bool, Form()] = False,
-) -> Response:
-    if kind not in VARIANTS:
-        raise PageError(
-            400,
-            translator(lang).gettext("A new game is any deal (N) or a deal that can be won (W)."),
-        )
-    current = await service.readable_current(store, session_id)
-    if not confirm and current is not None and service.is_unfinished(current.game):
-        # Nothing is replaced (nor counted as lost) until the player confirms.
-        return game_page(request, current, Options.of(profile), lang, ask_new=kind)
-    await service.replace_game(store, session_id, service.random_code(kind))
-    return to_game()
-
-
-@router.get("/deal/{code}", name="heart_to_heart_deal")
-async def deal_view(
-    code: str,
-    request: Request,
-    store: StoreDep,
-    session_id: SessionId,
-    profile: ProfileDep,
-    lang: Lang,
-) -> Response:
-    code = parse_code(code, lang)
-    if first_visit.is_new_session(request):
-        # Nothing stored for a visit without a cookie: the deal goes to the game page with it.
-        return first_visit.hand_over(to_game(), request, unstored_id(session_id, code))
-    current = await service.readable_current(store, session_id)
-    if current is not None and service.is_unfinished(current.game):
-        if current.game.deal == code:
-            return to_game()
-        # Nothing is replaced until the player answers the question.
-        return game_page(request, current, Options.of(profile), lang, question=code)
-    await service.replace_game(store, session_id, code)
-    return to_game()
-
-
-def first_visit_page(
-    request: Request, code: str, session_id: str, profile: Profile, lang: str
-) -> Response:
-    """The page of ``code`` for a visit without a session cookie: not stored (the first action
-    stores it), and handed over to the game page (app/web/first_visit.py)."""
-    loaded = service.unstored_game(session_id, code)
-    response = game_page(request, loaded, Options.of(profile), lang)
-    return first_visit.hand_over(response, request, loaded.stored.game_id)
-
-
-@router.post("/deal/{code}", name="heart_to_heart_deal_accept")
-async def deal_accept(code: str, store: StoreDep, session_id: SessionId, lang: Lang) -> Response:
-    await service.replace_game(store, session_id, parse_code(code, lang))
-    return to_game()
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,9 +245,11 @@ async def act(
         return board_answer(
             request, refused.current, options, lang, before=before, message=refusal
         )
-    before = stored_board(turn.before, undo_url(game_id), options, lang)
     text = message(turn, options) if turn.after is not turn.before else None
-    return board_answer(request, turn.after, options, lang, before=before, message=text)
+    if request.headers.get("hx-request") != "true":
+        return game_page(request, turn.after, options, lang, message=text)
+    url = undo_url(game_id)
+    return answer(action_changes(turn.before, turn.after, url, options, lang) + status(text))
 
 
 @lru_cache(maxsize=4096)
@@ -329,6 +258,7 @@ def undo_url(game_id: str) -> str:
 
 
 @router.post("/games/{game_id}/tap", name="heart_to_heart_tap")
+@lean
 async def tap(game_id: str, request: Request, visit: VisitDep) -> Response:
     form = await read_action(request, with_target=True)
     try:
@@ -347,6 +277,7 @@ async def tap(game_id: str, request: Request, visit: VisitDep) -> Response:
 
 
 @router.post("/games/{game_id}/undo", name="heart_to_heart_undo")
+@lean
 async def undo(game_id: str, request: Request, visit: VisitDep) -> Response:
     form = await read_action(request, with_target=False)
     return await act(
@@ -357,6 +288,83 @@ async def undo(game_id: str, request: Request, visit: VisitDep) -> Response:
         lambda game: game.undo(),
         lambda turn, options: translator(visit.lang).gettext("Move taken back"),
     )
+
+
+@router.get("", name="heart_to_heart")
+async def game_view(
+    request: Request, store: StoreDep, session_id: SessionId, profile: ProfileDep, lang: Lang
+) -> Response:
+    loaded = await service.current_game(store, session_id)
+    handed = None if is_stored(loaded.stored) else first_visit.handed_over(request, session_id)
+    if handed is not None:  # a deal link's, not stored yet (app/web/first_visit.py)
+        with suppress(DealCodeError):  # (a Hearts deal's is not for this page)
+            loaded = service.unstored_game(session_id, service.parse_code(handed))
+    notice = None
+    if loaded.replaced_unreadable:
+        notice = translator(lang).gettext("Your saved game could not be read: here is a new one.")
+    return game_page(request, loaded, Options.of(profile), lang, message=notice)
+
+
+@router.post("/new", name="heart_to_heart_new")
+async def new_game_route(
+    request: Request,
+    store: StoreDep,
+    session_id: SessionId,
+    profile: ProfileDep,
+    lang: Lang,
+    kind: Annotated[str, Form(max_length=1)] = "N",
+    confirm: Annotated[bool, Form()] = False,
+) -> Response:
+    if kind not in VARIANTS:
+        raise PageError(
+            400,
+            translator(lang).gettext("A new game is any deal (N) or a deal that can be won (W)."),
+        )
+    current = await service.readable_current(store, session_id)
+    if not confirm and current is not None and service.is_unfinished(current.game):
+        # Nothing is replaced (nor counted as lost) until the player confirms.
+        return game_page(request, current, Options.of(profile), lang, ask_new=kind)
+    await service.replace_game(store, session_id, service.random_code(kind))
+    return to_game()
+
+
+@router.get("/deal/{code}", name="heart_to_heart_deal")
+async def deal_view(
+    code: str,
+    request: Request,
+    store: StoreDep,
+    session_id: SessionId,
+    profile: ProfileDep,
+    lang: Lang,
+) -> Response:
+    code = parse_code(code, lang)
+    if first_visit.is_new_session(request):
+        # Nothing stored for a visit without a cookie: the deal goes to the game page with it.
+        return first_visit.hand_over(to_game(), request, unstored_id(session_id, code))
+    current = await service.readable_current(store, session_id)
+    if current is not None and service.is_unfinished(current.game):
+        if current.game.deal == code:
+            return to_game()
+        # Nothing is replaced until the player answers the question.
+        return game_page(request, current, Options.of(profile), lang, question=code)
+    await service.replace_game(store, session_id, code)
+    return to_game()
+
+
+def first_visit_page(
+    request: Request, code: str, session_id: str, profile: Profile, lang: str
+) -> Response:
+    """The page of ``code`` for a visit without a session cookie: not stored (the first action
+    stores it), and handed over to the game page (app/web/first_visit.py)."""
+    loaded = service.unstored_game(session_id, code)
+    response = game_page(request, loaded, Options.of(profile), lang)
+    return first_visit.hand_over(response, request, loaded.stored.game_id)
+
+
+@router.post("/deal/{code}", name="heart_to_heart_deal_accept")
+async def deal_accept(code: str, store: StoreDep, session_id: SessionId, lang: Lang) -> Response:
+    await service.replace_game(store, session_id, parse_code(code, lang))
+    return to_game()
 
 
 @router.post("/games/{game_id}/finish", name="heart_to_heart_finish")
