@@ -8,8 +8,9 @@ is in play).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Body
 from fastapi.responses import Response
@@ -36,6 +37,7 @@ from app.web.api_models import (
     PlacementHelp,
     StateRoutes,
     VersionBody,
+    assist_answer,
     conflict_answer,
     error_responses,
     game_fields,
@@ -116,7 +118,10 @@ def example_state() -> HeartToHeartState:
 ROUTES = StateRoutes(
     router,
     HeartToHeartState,
-    links_to("heart_to_heart_get_game", "heart_to_heart_tap", "heart_to_heart_undo"),
+    links_to(
+        "heart_to_heart_get_game", "heart_to_heart_tap", "heart_to_heart_undo",
+        "heart_to_heart_back",
+    ),
     HeartToHeartConflict,
 )
 ACTED = "The state after the action"
@@ -209,20 +214,89 @@ class HeartToHeartHint(BaseModel):
     version: int = Field(description="The game's version now: a hint marks the game assisted.")
 
 
-@ROUTES.hint(
+def current_state(visit: Visit) -> Callable[[LoadedGame], HeartToHeartState]:
+    """The state of a game as this visit's options show it."""
+    options = Options.of(visit.profile)
+    return lambda loaded: game_state(loaded, options)
+
+
+@ROUTES.assist(
+    "hint",
     HeartToHeartHint,
     "heart_to_heart_hint",
     "A hint: the next move of a winning line (the game counts as assisted)",
 )
 async def hint(game_id: str, visit: VisitDep):
     timing = service.wall_time(visit.clock())
-    try:
-        turn, given = await assists.ask(visit.store, visit.session_id, game_id, None, timing)
-    except StaleVersion as stale:  # another request changed the game meanwhile
-        return stale_answer(game_state(stale.current, Options.of(visit.profile)), visit.lang)
-    return HeartToHeartHint(
-        winnable=given.winnable,
-        targets=[target_text(t) for t in given.targets],
-        undo_to_winnable=given.undo_to_winnable,
-        version=turn.after.stored.version,
+
+    def answer(found: tuple[service.Turn, assists.Hint]) -> HeartToHeartHint:
+        turn, given = found
+        return HeartToHeartHint(
+            winnable=given.winnable,
+            targets=[target_text(t) for t in given.targets],
+            undo_to_winnable=given.undo_to_winnable,
+            version=turn.after.stored.version,
+        )
+
+    asked = assists.ask(visit.store, visit.session_id, game_id, None, timing)
+    return await assist_answer(asked, answer, current_state(visit), visit.lang)
+
+
+class HeartToHeartReview(BaseModel):
+    """Where a lost game was lost: the solver on the game's whole history."""
+
+    verdict: Literal["winnable", "never", "lost", "unknown"] = Field(
+        description="winnable: it is won or can still be won from here; never: not even the "
+        "deal could be won; lost: see the other fields; unknown: a game saved before its "
+        "moves were kept, lost beyond its undo history."
     )
+    last_winnable_moves: int | None = Field(
+        description="When lost: the moves made at the last position from which the game "
+        "could be won (the move that lost it is move last_winnable_moves + 1)."
+    )
+    losing_move: list[str] = Field(
+        description="When lost: the taps of the move that lost it (heart:N, waste), else empty."
+    )
+    undos: int | None = Field(
+        description="When lost: the undos that go back there; null when that is beyond the "
+        "undo history (POST .../back then plays the game again from its deal)."
+    )
+    version: int = Field(
+        description="The game's version now: asking while the game is in play marks it "
+        "assisted, as a hint does."
+    )
+
+
+@ROUTES.assist(
+    "review",
+    HeartToHeartReview,
+    "heart_to_heart_review",
+    "Where a lost game was lost (asked while the game is in play, it counts as a hint)",
+)
+async def review(game_id: str, visit: VisitDep):
+    timing = service.wall_time(visit.clock())
+
+    def answer(found: tuple[service.Turn, assists.WhereLost]) -> HeartToHeartReview:
+        turn, lost = found
+        return HeartToHeartReview(
+            verdict=lost.verdict,
+            last_winnable_moves=lost.moves,
+            losing_move=[] if lost.move is None else [target_text(t) for t in lost.move.taps],
+            undos=lost.undos,
+            version=turn.after.stored.version,
+        )
+
+    asked = assists.review(visit.store, visit.session_id, game_id, timing)
+    return await assist_answer(asked, answer, current_state(visit), visit.lang)
+
+
+@ROUTES.action(
+    "back",
+    ACTED,
+    "heart_to_heart_back",
+    "Go back to the last position from which a lost game could be won",
+    "By undo when the undo history reaches, else by playing the game again from its deal; "
+    "the game counts as assisted. A game that is not lost answers its state unchanged.",
+)
+async def back(game_id: str, visit: VisitDep, body: Annotated[VersionBody | None, Body()] = None):
+    return await act(visit, game_id, version_of(body), assists.go_back)

@@ -29,6 +29,7 @@ from app.web.api_models import (
     SeatState,
     StateRoutes,
     VersionBody,
+    assist_answer,
     conflict_answer,
     game_fields,
     links_to,
@@ -240,14 +241,18 @@ class HeartsHint(BaseModel):
     version: int = Field(description="The match's version now: a hint marks it assisted.")
 
 
-@ROUTES.hint(
+@ROUTES.assist(
+    "hint",
     HeartsHint,
     "hearts_hint",
     "A hint: the cards the Hard bot would pass or play (the match counts as assisted)",
 )
 async def hint(game_id: str, visit: VisitDep):
-    try:
-        loaded, cards = await assists.ask(visit.store, visit.session_id, game_id, None)
-    except StaleVersion as stale:  # another request changed the match meanwhile
-        return stale_answer(match_state(stale.current, visit.lang), visit.lang)
-    return HeartsHint(cards=_cards(cards), version=loaded.stored.version)
+    def answer(found: tuple[LoadedMatch, int]) -> HeartsHint:
+        loaded, cards = found
+        return HeartsHint(cards=_cards(cards), version=loaded.stored.version)
+
+    asked = assists.ask(visit.store, visit.session_id, game_id, None)
+    return await assist_answer(
+        asked, answer, lambda current: match_state(current, visit.lang), visit.lang
+    )
