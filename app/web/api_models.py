@@ -238,6 +238,13 @@ class HeartsState(BaseModel):
     moon: Seat | None
     winner: Seat | None
     undo_available: bool
+    claimed: bool = Field(
+        default=False,
+        description="True when the rest of the hand played itself out after the last action: "
+        "the player held every trick left (the claim setting, hearts_claim, on by default; "
+        "the tricks show the cards played for the player). False again after the next "
+        "action.",
+    )
 
 
 class HeartsConflict(BaseModel):

@@ -8,9 +8,9 @@ is in play).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeVar
 
 from fastapi import APIRouter, Body
 from fastapi.responses import Response
@@ -25,7 +25,7 @@ from app.rules.heart_to_heart import (
     rank_name,
     target_text,
 )
-from app.store import StoredGame
+from app.store import GameStore, StoredGame
 from app.web.api_models import (
     TARGET_PATTERN,
     HeartCard,
@@ -214,32 +214,50 @@ class HeartToHeartHint(BaseModel):
     version: int = Field(description="The game's version now: a hint marks the game assisted.")
 
 
-def current_state(visit: Visit) -> Callable[[LoadedGame], HeartToHeartState]:
-    """The state of a game as this visit's options show it."""
-    options = Options.of(visit.profile)
-    return lambda loaded: game_state(loaded, options)
+Asked = TypeVar("Asked")
+Assist = Callable[
+    [GameStore, str, str, int | None, service.Timing], Awaitable[tuple[service.Turn, Asked]]
+]
 
 
-@ROUTES.assist(
-    "hint",
-    HeartToHeartHint,
-    "heart_to_heart_hint",
-    "A hint: the next move of a winning line (the game counts as assisted)",
-)
-async def hint(game_id: str, visit: VisitDep):
-    timing = service.wall_time(visit.clock())
+def assist_route(
+    verb: str,
+    model: type[BaseModel],
+    operation_id: str,
+    summary: str,
+    ask: Assist[Asked],
+    answer: Callable[[Asked, int], BaseModel],
+) -> None:
+    """Declare ``GET /games/{game_id}/{verb}``: what ``ask`` finds, as ``answer`` puts it with
+    the game's version after asking (asking may mark the game assisted)."""
 
-    def answer(found: tuple[service.Turn, assists.Hint]) -> HeartToHeartHint:
-        turn, given = found
-        return HeartToHeartHint(
-            winnable=given.winnable,
-            targets=[target_text(t) for t in given.targets],
-            undo_to_winnable=given.undo_to_winnable,
-            version=turn.after.stored.version,
+    async def route(game_id: str, visit: VisitDep) -> BaseModel | Response:
+        timing = service.wall_time(visit.clock())
+        options = Options.of(visit.profile)
+        return await assist_answer(
+            ask(visit.store, visit.session_id, game_id, None, timing),
+            lambda found: answer(found[1], found[0].after.stored.version),
+            lambda current: game_state(current, options),
+            visit.lang,
         )
 
-    asked = assists.ask(visit.store, visit.session_id, game_id, None, timing)
-    return await assist_answer(asked, answer, current_state(visit), visit.lang)
+    ROUTES.assist(verb, model, operation_id, summary)(route)
+
+
+def hint_answer(given: assists.Hint, version: int) -> HeartToHeartHint:
+    return HeartToHeartHint(
+        winnable=given.winnable,
+        targets=[target_text(t) for t in given.targets],
+        undo_to_winnable=given.undo_to_winnable,
+        version=version,
+    )
+
+
+assist_route(
+    "hint", HeartToHeartHint, "heart_to_heart_hint",
+    "A hint: the next move of a winning line (the game counts as assisted)",
+    assists.ask, hint_answer,
+)
 
 
 class HeartToHeartReview(BaseModel):
@@ -267,27 +285,21 @@ class HeartToHeartReview(BaseModel):
     )
 
 
-@ROUTES.assist(
-    "review",
-    HeartToHeartReview,
-    "heart_to_heart_review",
+def review_answer(lost: assists.WhereLost, version: int) -> HeartToHeartReview:
+    return HeartToHeartReview(
+        verdict=lost.verdict,
+        last_winnable_moves=lost.moves,
+        losing_move=[] if lost.move is None else [target_text(t) for t in lost.move.taps],
+        undos=lost.undos,
+        version=version,
+    )
+
+
+assist_route(
+    "review", HeartToHeartReview, "heart_to_heart_review",
     "Where a lost game was lost (asked while the game is in play, it counts as a hint)",
+    assists.review, review_answer,
 )
-async def review(game_id: str, visit: VisitDep):
-    timing = service.wall_time(visit.clock())
-
-    def answer(found: tuple[service.Turn, assists.WhereLost]) -> HeartToHeartReview:
-        turn, lost = found
-        return HeartToHeartReview(
-            verdict=lost.verdict,
-            last_winnable_moves=lost.moves,
-            losing_move=[] if lost.move is None else [target_text(t) for t in lost.move.taps],
-            undos=lost.undos,
-            version=turn.after.stored.version,
-        )
-
-    asked = assists.review(visit.store, visit.session_id, game_id, timing)
-    return await assist_answer(asked, answer, current_state(visit), visit.lang)
 
 
 @ROUTES.action(

@@ -230,9 +230,10 @@ def consult(game: HeartToHeartGame) -> TapResult:
 
 
 async def review(
-    store: GameStore, session_id: str, game_id: str, timing: service.Timing
+    store: GameStore, session_id: str, game_id: str, version: int | None, timing: service.Timing
 ) -> tuple[service.Turn, WhereLost]:
-    """Where this session's game was lost, with the game as it is after asking (marked
-    assisted when it is still in play). The solver runs off the event loop."""
-    turn = await service.act(store, session_id, game_id, None, consult, timing)
+    """Where this session's game (held at ``version``; None: as it is) was lost, with the game
+    as it is after asking (marked assisted when it is still in play). The solver runs off the
+    event loop."""
+    turn = await service.act(store, session_id, game_id, version, consult, timing)
     return turn, await run_in_threadpool(where_lost, turn.after.game)

@@ -88,7 +88,7 @@ def verdict_text(lost: assists.WhereLost, lang: str) -> str:
 @router.get("/games/{game_id}/lost", name="heart_to_heart_lost")
 async def lost_view(game_id: str, request: Request, visit: VisitDep) -> Response:
     timing = service.wall_time(visit.clock())
-    turn, lost = await assists.review(visit.store, visit.session_id, game_id, timing)
+    turn, lost = await assists.review(visit.store, visit.session_id, game_id, None, timing)
     loaded, lang = turn.after, visit.lang
     shown = loaded.game if lost.moves is None else assists.position_before(loaded.game, lost)
     board = build_board(shown, 0, "", Options(placement_help=False), lang, static=True)

@@ -46,6 +46,7 @@ from app.web.hearts import assists, service
 from app.web.hearts.service import KIND, LoadedMatch, Refused
 from app.web.hearts.texts import deal_error_message, refusal_text, seat_names
 from app.web.i18n import translator
+from app.web.preferences import PlayHelp
 
 router = APIRouter(prefix="/api/hearts", tags=["Hearts"], route_class=ApiRoute)
 
@@ -98,6 +99,7 @@ def match_state(loaded: LoadedMatch, lang: str) -> HeartsState:
         moon=view.moon,
         winner=view.winner,
         undo_available=match.undo_available,
+        claimed=service.was_claimed(stored),
     )
 
 
@@ -107,13 +109,16 @@ def invalid_card(lang: str) -> JSONResponse:
 
 
 async def act(
-    visit: Visit, game_id: str, version: int | None, action: service.Action
+    visit: Visit, game_id: str, version: int | None, action: service.Action,
+    help: PlayHelp | None = None,
 ) -> Response:
     """The API's side of an action: the state after it and the bots' answer, or 409 with the
-    state as it is when the version is stale or the rules refuse it (nothing changed)."""
+    state as it is when the version is stale or the rules refuse it (nothing changed).
+    ``help``: the player's play-it-for-me settings, as on the pages, for the actions they
+    follow."""
     lang = visit.lang
     try:
-        turn = await service.act(visit.store, visit.session_id, game_id, version, action)
+        turn = await service.act(visit.store, visit.session_id, game_id, version, action, help)
     except StaleVersion as stale:
         return stale_answer(match_state(stale.current, lang), lang)
     except Refused as refused:
@@ -192,7 +197,10 @@ async def pass_three(game_id: str, body: HeartsPass, visit: VisitDep):
     if not all(matches(CARD_PATTERN, text) for text in body.cards):
         return invalid_card(visit.lang)
     mask = sum({1 << parse_card(text) for text in body.cards})
-    return await act(visit, game_id, body.version, lambda match: service.pass_cards(match, mask))
+    return await act(
+        visit, game_id, body.version, lambda match: service.pass_cards(match, mask),
+        PlayHelp.of(visit.profile),
+    )
 
 
 @ROUTES.action(
@@ -200,13 +208,19 @@ async def pass_three(game_id: str, body: HeartsPass, visit: VisitDep):
     ACTED,
     "hearts_play",
     "Play a card; the bots then play until the player's turn or the hand's end",
-    None,
+    "With the player's settings (GET /api/settings) the hand may then go on by itself, as on "
+    "the page: claimed (hearts_claim, on by default: the player holds every trick left; the "
+    "answer says claimed) or a single legal card played for the player "
+    "(hearts_autoplay_single, off by default).",
 )
 async def play(game_id: str, body: HeartsPlay, visit: VisitDep):
     if not matches(CARD_PATTERN, body.card):
         return invalid_card(visit.lang)
     card = parse_card(body.card)
-    return await act(visit, game_id, body.version, lambda match: service.play_card(match, card))
+    return await act(
+        visit, game_id, body.version, lambda match: service.play_card(match, card),
+        PlayHelp.of(visit.profile),
+    )
 
 
 @ROUTES.action(
@@ -228,7 +242,8 @@ async def undo_play(
 async def deal_next_hand(
     game_id: str, visit: VisitDep, body: Annotated[VersionBody | None, Body()] = None
 ):
-    return await act(visit, game_id, version_of(body), service.next_hand)
+    help = PlayHelp.of(visit.profile)
+    return await act(visit, game_id, version_of(body), service.next_hand, help)
 
 
 class HeartsHint(BaseModel):

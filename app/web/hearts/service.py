@@ -32,12 +32,15 @@ from app.rules.hearts import (
 )
 from app.store import GameStore, GameUnreadable, StoredGame, Unreadable
 from app.web.games import GameNotFound, Loaded, StaleVersion, read_loaded
+from app.web.hearts.autoplay import Helped
 from app.web.hearts.thinking import THINKING
+from app.web.preferences import PlayHelp
 from app.web.profile import record_hearts_match, record_hearts_queen
 from app.web.results import record as record_result
 
 KIND = "hearts"
 HIDDEN = "deal_hidden"
+CLAIMED = "claimed"
 NOT_FOUND = "This Hearts match does not exist here."
 MOON_SCORE = 26
 
@@ -172,12 +175,21 @@ def random_code(level: str) -> DealCode:
     return DealCode(GAME, level, secrets.randbelow(CODE_SPACE))
 
 
-def state_of(match: HeartsMatch, hidden: bool) -> dict[str, Any]:
-    """What the store keeps of ``match``: the rules' JSON, and whether its code is secret."""
+def state_of(match: HeartsMatch, hidden: bool, claimed: bool = False) -> dict[str, Any]:
+    """What the store keeps of ``match``: the rules' JSON, whether its code is secret, and
+    whether the action that stored it ended in a claim."""
     state = match.to_json()
     if hidden:
         state[HIDDEN] = True
+    if claimed:
+        state[CLAIMED] = True
     return state
+
+
+def was_claimed(stored: StoredGame) -> bool:
+    """Whether the rest of the hand played itself out after the action that stored this
+    version (app/web/hearts/autoplay.py): the page and the API say so until the next one."""
+    return stored.state.get(CLAIMED) is True
 
 
 def is_hidden(stored: StoredGame) -> bool:
@@ -220,15 +232,18 @@ async def current_match(store: GameStore, session_id: str) -> LoadedMatch:
 
 
 async def act(
-    store: GameStore, session_id: str, game_id: str, version: int | None, action: Action
+    store: GameStore, session_id: str, game_id: str, version: int | None, action: Action,
+    help: PlayHelp | None = None,
 ) -> Turn:
     """Apply ``action`` (and the bots' answer) to this session's match held at ``version``
-    (None: whatever is current) and store it by compare-and-set.
+    (None: whatever is current) and store it by compare-and-set. ``help``: the player's
+    play-it-for-me settings, for the actions they follow (app/web/hearts/autoplay.py).
 
     The version is checked before the bots think, and again after waiting for this session's
     turn in progress, if any (app/web/hearts/thinking.py): a stale request costs no search.
     """
     THINKING.check_room()  # a full queue answers before the match is even read
+    helped = None if help is None else Helped(action, help, play_card)
     loaded = await owned(store, session_id, game_id)
     if version is not None and version != loaded.stored.version:
         raise StaleVersion(loaded)
@@ -244,12 +259,12 @@ async def act(
         was_over = match.phase == "match_over"
         was_playing = match.phase == "playing"
         try:
-            plays = await THINKING.run(action, match)
+            plays = await THINKING.run(action if helped is None else helped, match)
         except (HeartsError, CardError) as error:
             raise Refused(error, loaded) from error
-        saved = await store.compare_and_set(
-            session_id, game_id, loaded.stored.version, state_of(match, is_hidden(loaded.stored))
-        )
+        claimed = helped is not None and helped.claimed
+        state = state_of(match, is_hidden(loaded.stored), claimed)
+        saved = await store.compare_and_set(session_id, game_id, loaded.stored.version, state)
     if saved is None:  # another process changed the match first
         raise StaleVersion(await owned(store, session_id, game_id))
     if was_playing and match.phase in ("hand_over", "match_over"):
