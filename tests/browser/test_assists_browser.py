@@ -114,6 +114,12 @@ def test_a_lost_game_shows_where_it_was_lost_and_goes_back(new_page, axe, device
     expect(page.locator('[data-info="moves"]')).to_have_text(str(lost_at))
     assert_no_axe_violations(axe, page, f"where it was lost ({lang})")
     screenshot(page, f"where-lost-{device}-{lang}.png")
+    # A narrow phone and a phone on its side: nothing wider than the screen.
+    for width, height in ((360, 740), (740, 360)):
+        page.set_viewport_size({"width": width, "height": height})
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        screenshot(page, f"where-lost-{width}x{height}-{lang}.png")
+    page.set_viewport_size({"width": 390, "height": 844})
 
     press(page.get_by_role("button", name=LOST_TEXT["back"][lang]), device)
     expect(page).to_have_url(re.compile(r"/heart-to-heart$"))
