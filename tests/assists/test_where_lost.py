@@ -362,3 +362,15 @@ async def test_another_browser_cannot_see_or_rewind_a_game(client, new_client):
     bad = await client.post(f"/heart-to-heart/games/{game_id}/back", data={"version": "x"})
     assert bad.status_code == 400
     assert (await client.get(f"{API}/games/{game_id}")).json()["version"] == state["version"]
+
+
+async def test_a_won_game_has_nothing_to_show(client):
+    game = new_game("HH1-W-AAAAAAC")
+    state = await play_through_api(client, game.deal, solve_moves(game))
+    assert state["status"] == "won"
+    shown = await client.get(f"/heart-to-heart/games/{state['game_id']}/lost")
+    assert shown.status_code == 303 and shown.headers["location"] == "/heart-to-heart"
+    review = (await client.get(f"{API}/games/{state['game_id']}/review")).json()
+    assert review["verdict"] == "winnable" and review["version"] == state["version"]
+    back = await client.post(f"{API}/games/{state['game_id']}/back", json={})
+    assert back.status_code == 200 and back.json() == state

@@ -90,6 +90,8 @@ async def lost_view(game_id: str, request: Request, visit: VisitDep) -> Response
     timing = service.wall_time(visit.clock())
     turn, lost = await assists.review(visit.store, visit.session_id, game_id, None, timing)
     loaded, lang = turn.after, visit.lang
+    if loaded.game.is_won:  # nothing was lost: the game page says it was won
+        return RedirectResponse(request.app.url_path_for("heart_to_heart"), 303)
     shown = loaded.game if lost.moves is None else assists.position_before(loaded.game, lost)
     board = build_board(shown, 0, "", Options(placement_help=False), lang, static=True)
     if lost.move is not None:
