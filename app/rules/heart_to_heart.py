@@ -31,12 +31,12 @@ The game, :class:`HeartToHeartGame`
     ``copy()``; ``==``. ``pair_log`` (every pair of the game with the number of moves made
     before it, or None for a game saved before the log was kept) and ``rewind(moves)`` (back to
     the position after the first ``moves`` moves, by undo or, beyond the undo history, by
-    replaying the game from its deal). Read-only state: ``deal``, ``heart_ranks``, ``rank_at(pos)``,
-    ``position_state(pos)`` (``"covered" | "free" | "removed"``), ``removed_mask``,
-    ``free_mask``, ``stock_count``, ``waste_count``, ``waste_top``, ``stock_ranks``,
-    ``waste_ranks``, ``selected``, ``score``, ``moves``, ``undo_depth``, ``status``
-    (``"playing" | "won" | "stalemate"``), ``is_won``, ``elapsed_seconds``, ``play_time``,
-    ``clock_running``.
+    replaying the game from its deal). Read-only state: ``deal``, ``heart_ranks``,
+    ``rank_at(pos)``, ``position_state(pos)`` (``"covered" | "free" | "removed"``),
+    ``removed_mask``, ``free_mask``, ``stock_count``, ``waste_count``, ``waste_top``,
+    ``stock_ranks``, ``waste_ranks``, ``selected``, ``score``, ``moves``, ``undo_depth``,
+    ``status`` (``"playing" | "won" | "stalemate"``), ``is_won``, ``elapsed_seconds``,
+    ``play_time``, ``clock_running``.
 
 Rule decisions where the spec is silent
 =======================================
@@ -77,11 +77,11 @@ State JSON (``to_json``), compact and exact
 (heart pair), ``"7+w"`` (pair with the waste top). Undo replays moves backwards, which is exact
 for every move kind, so the history needs no snapshots and a full one stays under a kilobyte.
 
-``pairs`` logs every pair still made, each after the number of moves made before it (at most
-25 entries). Between two pairs only the stock is tapped, and a stock tap is a draw or a redeal
-as the piles say, so the deal and this log rebuild the whole game however long it ran: what
-``rewind`` needs beyond the 100 moves of the undo history. A state saved before the log was
-kept has no ``pairs`` (``pair_log`` None); its games keep none.
+``pairs`` logs every pair made and not undone, each after the number of moves made before it
+(at most 25 entries). Between two pairs only the stock is tapped, and a stock tap is a draw or
+a redeal as the piles say, so the deal and this log rebuild the whole game however long it ran:
+what ``rewind`` needs beyond the 100 moves of the undo history. A state saved before the log
+was kept has no ``pairs`` (``pair_log`` None); its games keep none.
 """
 
 from __future__ import annotations
