@@ -74,7 +74,8 @@ def heart_to_heart_times(deals: int) -> tuple[list[float], list[float]]:
 
 
 def lost_games(count: int) -> list[HeartToHeartGame]:
-    """Games played at random (pairs first) to their stalemate, lost on the way."""
+    """Games played at random (a pair seven times in ten when there is one) to their
+    stalemate, lost on the way."""
     rng = random.Random(2)
     games: list[HeartToHeartGame] = []
     n = 0
