@@ -15,6 +15,7 @@ from app.web.compression import CompressionMiddleware
 from app.web.errors import install_error_handlers
 from app.web.heart_to_heart import api as heart_to_heart_api
 from app.web.heart_to_heart import pages as heart_to_heart_pages
+from app.web.heart_to_heart import review as heart_to_heart_review
 from app.web.hearts import api as hearts_api
 from app.web.hearts import pages as hearts_pages
 from app.web.hearts.tables import api as tables_api
@@ -32,6 +33,7 @@ ROUTERS = (
     home.router,
     heart_to_heart_pages.router,
     heart_to_heart_api.router,
+    heart_to_heart_review.router,
     hearts_pages.router,
     daily.router,
     tables_pages.router,

@@ -6,6 +6,12 @@ Heart to Heart's ``hint_of`` at every position of W deals played by following th
 at lost positions reached by random play (those look back through the undo history); Hearts'
 ``hint_cards`` at every decision of the player in hands played by following it (Normal bots).
 
+Where it was lost: Heart to Heart games played at random to their stalemate (every tenth with
+150 stock taps after the loss, so that going back lies beyond the undo history): the CPU time of
+``where_lost`` and of going back there (``go_back``: undo, or the replay of the deal), and what
+the log of pairs the game keeps for it costs a stored state (its size, and ``to_json`` plus the
+store's trusted ``from_json``, which every tap runs, with and without it).
+
 Duplicate deals: each hand is the first hand of a match with Normal bots, played twice from the
 same cards; seat 0 passes and plays as the hint says once, as Normal would once. The other
 seats play Normal both times, so only seat 0's choices differ. Compared: seat 0's points for the
@@ -15,6 +21,7 @@ hand after the moon rule (fewer is better).
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import time
@@ -23,10 +30,10 @@ from collections.abc import Callable
 from app.bots import choose_pass, choose_play, decision_seed
 from app.bots.driver import pass_for_bots, play_bots
 from app.rules.deal_codes import DealCode
-from app.rules.heart_to_heart import new_game
+from app.rules.heart_to_heart import HeartToHeartGame, new_game
 from app.rules.heart_to_heart_solver import is_winnable
 from app.rules.hearts import HUMAN, HeartsMatch, HeartsView
-from app.web.heart_to_heart.assists import hint_of
+from app.web.heart_to_heart.assists import go_back, hint_of, where_lost
 from app.web.hearts.assists import hint_cards
 
 
@@ -36,11 +43,11 @@ def cpu_ms(call: Callable[[], object]) -> float:
     return (time.thread_time_ns() - start) / 1e6
 
 
-def summary(times: list[float]) -> str:
+def summary(times: list[float], what: str = "hints") -> str:
     ordered = sorted(times)
     p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
     return (
-        f"{len(times)} hints: median {statistics.median(times):.3f} ms, p99 {p99:.3f} ms, "
+        f"{len(times)} {what}: median {statistics.median(times):.3f} ms, p99 {p99:.3f} ms, "
         f"max {ordered[-1]:.3f} ms (CPU)"
     )
 
@@ -64,6 +71,55 @@ def heart_to_heart_times(deals: int) -> tuple[list[float], list[float]]:
                 lost.append(cpu_ms(lambda g=game: hint_of(g)))
                 break
     return winning, lost
+
+
+def lost_games(count: int) -> list[HeartToHeartGame]:
+    """Games played at random (a pair seven times in ten when there is one) to their
+    stalemate, lost on the way."""
+    rng = random.Random(2)
+    games: list[HeartToHeartGame] = []
+    n = 0
+    while len(games) < count:
+        n += 1
+        game = new_game(str(DealCode("HH1", "W", n)))
+        long_after = len(games) % 10 == 0
+        while game.status == "playing":
+            moves = list(game.legal_moves())
+            pairs = [m for m in moves if m.kind == "pair"]
+            game.play(rng.choice(pairs) if pairs and rng.random() < 0.7 else moves[-1])
+            if long_after and not is_winnable(game):
+                long_after = False
+                for _ in range(150):
+                    game.tap("stock")
+        if not game.is_won:
+            games.append(game)
+    return games
+
+
+def where_lost_figures(count: int) -> None:
+    games = lost_games(count)
+    found = [cpu_ms(lambda g=game: where_lost(g)) for game in games]
+    back, replayed = [], []
+    for game in games:
+        beyond = where_lost(game).undos is None
+        scratch = game.copy()
+        (replayed if beyond else back).append(cpu_ms(lambda g=scratch: go_back(g)))
+    print(f"Where it was lost: {summary(found, 'lost games')}")
+    print(f"Going back by undo: {summary(back, 'games')}")
+    print(f"Going back by replaying the deal: {summary(replayed, 'games')}")
+    sizes = [len(json.dumps(game.to_json(), separators=(",", ":"))) for game in games]
+    bare = [{k: v for k, v in game.to_json().items() if k != "pairs"} for game in games]
+    logs = [len(json.dumps(game.to_json()["pairs"], separators=(",", ":"))) for game in games]
+    print(
+        f"Stored state: median {statistics.median(sizes)} bytes, of which the log of pairs "
+        f"{statistics.median(logs)} (max {max(logs)})"
+    )
+    for name, states in (("with the log", [g.to_json() for g in games]), ("without", bare)):
+        rounds = [
+            cpu_ms(lambda d=data: HeartToHeartGame.from_json(d, trusted=True).to_json())
+            for _ in range(20) for data in states
+        ]
+        print(f"to_json + trusted from_json, {name}: {summary(rounds, 'round trips')}")
 
 
 Policy = Callable[[HeartsView], int]
@@ -108,6 +164,7 @@ def main() -> None:
     winning, lost = heart_to_heart_times(args.h2h_deals)
     print(f"Heart to Heart, winnable positions: {summary(winning)}")
     print(f"Heart to Heart, lost positions: {summary(lost)}")
+    where_lost_figures(args.h2h_deals)
 
     times: list[float] = []
     better = same = worse = 0

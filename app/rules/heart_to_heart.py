@@ -28,12 +28,15 @@ The game, :class:`HeartToHeartGame`
     ``REDEAL`` and ``pair_move(a, b)``; ``placement_help() -> (outlined, dimmed)``;
     ``add_play_time(seconds)``;
     ``to_json() -> dict`` / ``HeartToHeartGame.from_json(dict)`` (raises :class:`StateError`);
-    ``copy()``; ``==``. Read-only state: ``deal``, ``heart_ranks``, ``rank_at(pos)``,
-    ``position_state(pos)`` (``"covered" | "free" | "removed"``), ``removed_mask``,
-    ``free_mask``, ``stock_count``, ``waste_count``, ``waste_top``, ``stock_ranks``,
-    ``waste_ranks``, ``selected``, ``score``, ``moves``, ``undo_depth``, ``status``
-    (``"playing" | "won" | "stalemate"``), ``is_won``, ``elapsed_seconds``, ``play_time``,
-    ``clock_running``.
+    ``copy()``; ``==``. ``pair_log`` (every pair of the game with the number of moves made
+    before it, or None for a game saved before the log was kept) and ``rewind(moves)`` (back to
+    the position after the first ``moves`` moves, by undo or, beyond the undo history, by
+    replaying the game from its deal). Read-only state: ``deal``, ``heart_ranks``,
+    ``rank_at(pos)``, ``position_state(pos)`` (``"covered" | "free" | "removed"``),
+    ``removed_mask``, ``free_mask``, ``stock_count``, ``waste_count``, ``waste_top``,
+    ``stock_ranks``, ``waste_ranks``, ``selected``, ``score``, ``moves``, ``undo_depth``,
+    ``status`` (``"playing" | "won" | "stalemate"``), ``is_won``, ``elapsed_seconds``,
+    ``play_time``, ``clock_running``.
 
 Rule decisions where the spec is silent
 =======================================
@@ -69,10 +72,16 @@ State JSON (``to_json``), compact and exact
 ``{"v": 1, "deal": "HH1-N-AAAAAAM", "heart": <25 rank letters>, "removed": <25-bit int>,
 "stock": <ranks in the order they will be turned>, "waste": <ranks bottom to top>,
 "selected": null | "heart:7" | "waste", "moves": int, "history": [<move text>, … ≤ 100],
-"clock": null (not started) | seconds as a float}``. Rank letters are ``A23456789TJQK``
-(``T`` for 10); moves read ``"d"`` (draw), ``"r"`` (redeal), ``"7+12"`` (heart pair),
-``"7+w"`` (pair with the waste top). Undo replays moves backwards, which is exact for every
-move kind, so the history needs no snapshots and a full one stays under a kilobyte.
+"clock": null (not started) | seconds as a float, "pairs": ["37:7+12", …]}``. Rank letters are
+``A23456789TJQK`` (``T`` for 10); moves read ``"d"`` (draw), ``"r"`` (redeal), ``"7+12"``
+(heart pair), ``"7+w"`` (pair with the waste top). Undo replays moves backwards, which is exact
+for every move kind, so the history needs no snapshots and a full one stays under a kilobyte.
+
+``pairs`` logs every pair made and not undone, each after the number of moves made before it
+(at most 25 entries). Between two pairs only the stock is tapped, and a stock tap is a draw or
+a redeal as the piles say, so the deal and this log rebuild the whole game however long it ran:
+what ``rewind`` needs beyond the 100 moves of the undo history. A state saved before the log
+was kept has no ``pairs`` (``pair_log`` None); its games keep none.
 """
 
 from __future__ import annotations
@@ -126,6 +135,7 @@ Status: TypeAlias = Literal["playing", "won", "stalemate"]
 PositionState: TypeAlias = Literal["covered", "free", "removed"]
 
 _TARGET_TEXT = re.compile(r"heart:(0|[1-9][0-9]?)")
+_LOGGED_PAIR = re.compile(r"(0|[1-9][0-9]*):([0-9]+\+(?:[0-9]+|w))")
 _RANK_OF_LETTER = {letter: rank for rank, letter in enumerate(RANK_LETTERS, start=1)}
 
 
@@ -350,6 +360,7 @@ class HeartToHeartGame:
         "_clock",
         "_history",
         "_moves",
+        "_pairs",
         "_removed",
         "_selected",
         "_stock",
@@ -368,6 +379,7 @@ class HeartToHeartGame:
     _moves: int
     _history: list[str]  # texts of the moves undo can take back, oldest first
     _clock: float | None  # None until the first move
+    _pairs: list[str] | None  # "moves before it:pair" of every pair made (module docstring)
     assisted: bool  # an undo (or other help) was used in this game
 
     @classmethod
@@ -382,6 +394,7 @@ class HeartToHeartGame:
         game._moves = 0
         game._history = []
         game._clock = None
+        game._pairs = []
         game.assisted = False
         return game
 
@@ -396,6 +409,7 @@ class HeartToHeartGame:
         other._moves = self._moves
         other._history = self._history.copy()
         other._clock = self._clock
+        other._pairs = None if self._pairs is None else self._pairs.copy()
         other.assisted = self.assisted
         return other
 
@@ -417,6 +431,7 @@ class HeartToHeartGame:
             self._moves,
             self._history,
             self._clock,
+            self._pairs,
             self.assisted,
         )
 
@@ -600,6 +615,8 @@ class HeartToHeartGame:
             hearts = 0
         if isinstance(before, int) and self._selected is None:
             hearts |= 1 << before
+        if move.kind == "pair" and self._pairs is not None:
+            self._pairs.append(f"{self._moves}:{move}")
         self._moves += 1
         if self._clock is None:
             self._clock = 0.0
@@ -669,6 +686,8 @@ class HeartToHeartGame:
                 back |= 1 << move.second  # type: ignore[operator]
             self._removed &= ~back
             hearts |= back | (free_before ^ self.free_mask)
+            if self._pairs:
+                self._pairs.pop()
         elif move.kind == "draw":
             self._stock.append(self._waste.pop())
         else:
@@ -683,6 +702,93 @@ class HeartToHeartGame:
             frozenset(positions_in(hearts)),
             stock_changed=move.kind != "pair",
             waste_changed=waste_changed,
+        )
+
+    # --- the whole game: the log of pairs, rewind ------------------------------------------
+
+    @property
+    def pair_log(self) -> tuple[tuple[int, Move], ...] | None:
+        """Every pair made (and not undone), oldest first, each with the number of moves made
+        before it; None for a game saved before the log was kept."""
+        if self._pairs is None:
+            return None
+        log = []
+        for entry in self._pairs:
+            found = _LOGGED_PAIR.fullmatch(entry)
+            move = None if found is None else _MOVE_BY_TEXT.get(found.group(2))
+            if move is None or move.kind != "pair":
+                raise StateError(f"{entry!r} is not a logged pair")
+            log.append((int(found.group(1)), move))  # type: ignore[union-attr]
+        return tuple(log)
+
+    def _replayed(self, moves: int) -> HeartToHeartGame:
+        """The game after its first ``moves`` moves, played again from the deal by the log of
+        pairs (the clock, the selection and ``assisted`` are not part of it)."""
+        log = self.pair_log
+        if log is None:
+            raise StateError("this game was saved before its pairs were logged")
+        game = new_game(self.deal)
+        for before, move in log:
+            if before >= moves:
+                break
+            game._turn_stock(before - game._moves)
+            game.play(move)
+        game._turn_stock(moves - game._moves)
+        return game
+
+    def _turn_stock(self, taps: int) -> None:
+        """Tap the stock ``taps`` times (no pair in between). With n cards in stock and waste,
+        n + 1 taps bring both back as they were (n draws and a redeal), so whole rounds are
+        skipped, keeping enough taps to fill the undo history as playing them would."""
+        if taps < 0:
+            raise StateError("the logged pairs are not in the order of the game")
+        cycle = len(self._stock) + len(self._waste) + 1
+        rounds = max(taps - UNDO_LIMIT, 0) // cycle
+        self._moves += rounds * cycle
+        for _ in range(taps - rounds * cycle):
+            self._make(DRAW if self._stock else REDEAL)
+
+    def _check_pairs(self) -> None:
+        """A logged game must replay from its deal to exactly this position and history."""
+        if self._pairs is None:
+            return
+        try:
+            again = self._replayed(self._moves)
+        except (IllegalMoveError, DealCodeError) as error:
+            raise StateError(f"the logged pairs do not replay: {error}") from error
+        history = again._history[len(again._history) - len(self._history):]
+        if (
+            again.heart_ranks != self.heart_ranks
+            or (again._removed, again._stock, again._waste) != (self._removed, self._stock,
+                                                                  self._waste)
+            or history != self._history
+            or again._pairs != self._pairs
+        ):
+            raise StateError("the logged pairs do not lead to this position")
+
+    def rewind(self, moves: int) -> TapResult:
+        """Go back to the position after the first ``moves`` moves of the game: by undo when
+        the undo history reaches it, else by playing the game again from its deal (its log of
+        pairs). Like undo: the selection is cleared, the clock keeps its time and the game
+        counts as assisted. Raises :class:`UndoError` as undo does, and when a game without a
+        log would have to go beyond its undo history."""
+        if self.is_won:
+            raise UndoError("game_won", "A won game is final.")
+        if not 0 <= moves < self._moves:
+            raise UndoError("nothing_to_undo", "There is no such move to go back to.")
+        if self._moves - moves <= len(self._history):
+            while self._moves > moves:
+                self.undo()
+        else:
+            if self._pairs is None:
+                raise UndoError("nothing_to_undo", "This game does not remember that far back.")
+            again = self._replayed(moves)
+            self._removed, self._stock, self._waste = again._removed, again._stock, again._waste
+            self._moves, self._history, self._pairs = again._moves, again._history, again._pairs
+            self._selected = None
+            self.assisted = True
+        return TapResult(
+            "undo", frozenset(range(HEART_SIZE)), stock_changed=True, waste_changed=True
         )
 
     # --- placement help -------------------------------------------------------------------
@@ -735,6 +841,7 @@ class HeartToHeartGame:
             "clock": self._clock,
             # Written only when set, so an unaided game saves as it always did.
             **({"assisted": True} if self.assisted else {}),
+            **({"pairs": self._pairs.copy()} if self._pairs is not None else {}),
         }
 
     @classmethod
@@ -757,7 +864,7 @@ class HeartToHeartGame:
 
     @classmethod
     def _from_json(cls, data: Any, trusted: bool) -> HeartToHeartGame:
-        if set(data) - {"assisted"} != _JSON_KEYS or data["v"] != 1:
+        if set(data) - _OPTIONAL_KEYS != _JSON_KEYS or data["v"] != 1:
             raise StateError("not a Heart to Heart state of version 1")
         game = cls.__new__(cls)
         game.deal = str(_code_of(data["deal"]))
@@ -782,11 +889,19 @@ class HeartToHeartGame:
         game.assisted = data.get("assisted", False)
         if type(game.assisted) is not bool:
             raise StateError("assisted must be true or false")
+        pairs = data.get("pairs")
+        if pairs is not None and not (
+            isinstance(pairs, list) and len(pairs) <= HEART_SIZE
+            and set(map(type, pairs)) <= {str}
+        ):
+            raise StateError("pairs must list at most 25 logged pairs")
+        game._pairs = None if pairs is None else list(pairs)
         selected = data["selected"]
         game._selected = None if selected is None else parse_target(selected)
         game._check_consistent()
         if not trusted:
             game._check_history()
+            game._check_pairs()
         return game
 
     def _check_consistent(self) -> None:
@@ -852,6 +967,7 @@ def _history_of(texts: list) -> list[str]:
 
 _JSON_KEYS = {"v", "deal", "heart", "removed", "stock", "waste", "selected", "moves", "history",
               "clock"}
+_OPTIONAL_KEYS = {"assisted", "pairs"}
 
 
 # Rank ints 1..13 <-> rank letters, through bytes.translate (to_json runs on every request).

@@ -9,14 +9,16 @@ them; the routes check them and answer 422 with a message in the player's langua
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.store import StoredGame
+from app.web.games import Loaded, StaleVersion
 from app.web.i18n import translator
 
 CARD_PATTERN = r"^(A|[2-9]|10|J|Q|K)[CDHS]$"
@@ -236,6 +238,13 @@ class HeartsState(BaseModel):
     moon: Seat | None
     winner: Seat | None
     undo_available: bool
+    claimed: bool = Field(
+        default=False,
+        description="True when the rest of the hand played itself out after the last action: "
+        "the player held every trick left (the claim setting, hearts_claim, on by default; "
+        "the tricks show the cards played for the player). False again after the next "
+        "action.",
+    )
 
 
 class HeartsConflict(BaseModel):
@@ -341,13 +350,33 @@ class StateRoutes:
             operation_id=operation_id, summary=summary, description=description,
         )
 
-    def hint(self, model: type[BaseModel], operation_id: str, summary: str) -> Any:
-        """A hint is read (GET) but marks the game assisted, so it may meet a newer version."""
+    def assist(self, verb: str, model: type[BaseModel], operation_id: str, summary: str) -> Any:
+        """An assist (a hint, the review of a lost game) is read (GET) but may mark the game
+        assisted, so it may meet a newer version: answer it through :func:`assist_answer`."""
         return self.router.get(
-            "/games/{game_id}/hint", response_model=model,
+            f"/games/{{game_id}}/{verb}", response_model=model,
             responses=error_responses(404, 409, 422, conflict=self.conflict),
             operation_id=operation_id, summary=summary,
         )
+
+
+Asked = TypeVar("Asked")
+
+
+async def assist_answer(
+    ask: Awaitable[Asked],
+    answer: Callable[[Asked], BaseModel],
+    current_state: Callable[[Loaded[Any]], BaseModel],
+    lang: str,
+) -> BaseModel | JSONResponse:
+    """An assist route's answer: what ``ask`` found, as ``answer`` puts it; 409 with the state
+    (``current_state`` of the game as it is now) when other requests kept changing the game
+    while it was asked."""
+    try:
+        found = await ask
+    except StaleVersion as stale:
+        return stale_answer(current_state(stale.current), lang)
+    return answer(found)
 
 
 def version_of(body: VersionBody | None) -> int | None:

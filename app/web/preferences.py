@@ -4,10 +4,14 @@ Kept in the profile: most keys under ``settings``; Heart to Heart's two options 
 place, ``h2h_options`` (the game's options menu writes them too), and appear here as ``h2h_*``.
 The page reads them from ``<body data-…>`` attributes that static/css/room.css and the scripts
 act on, so every page is drawn with the settings from its first frame.
+
+The games read the on/off settings they act on as small groups: Heart to Heart's
+:class:`Options` and Hearts' :class:`PlayHelp`, each read from the profile by :func:`flag`.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -70,6 +74,42 @@ def settings_of(profile: Profile | None) -> PlayerSettings:
                 break
             values = {key: value for key, value in values.items() if key not in bad}
     return DEFAULTS
+
+
+def flag(profile: Profile, key: str) -> bool:
+    """One on/off setting (``key`` as in PlayerSettings), read alone as ``settings_of`` reads
+    it: a stored value that is not true or false counts as unset. The games read theirs on
+    every action, where checking every setting costs more than the rest of the read."""
+    option = H2H_OPTIONS.get(key)
+    chosen = profile.data.get("h2h_options" if option else "settings")
+    value = chosen.get(option or key) if isinstance(chosen, dict) else None
+    return value if isinstance(value, bool) else getattr(DEFAULTS, key)
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The player's Heart to Heart options (pages and API alike)."""
+
+    move_errors: bool = DEFAULTS.h2h_move_errors
+    placement_help: bool = DEFAULTS.h2h_placement_help
+
+    @classmethod
+    def of(cls, profile: Profile) -> Options:
+        return cls(flag(profile, "h2h_move_errors"), flag(profile, "h2h_placement_help"))
+
+
+@dataclass(frozen=True, slots=True)
+class PlayHelp:
+    """Which of Hearts' play-it-for-me settings the player has on: the claim (the rest of the
+    hand plays itself once every trick left is the player's) and auto-play of a single legal
+    card."""
+
+    claim: bool = DEFAULTS.hearts_claim
+    autoplay_single: bool = DEFAULTS.hearts_autoplay_single
+
+    @classmethod
+    def of(cls, profile: Profile) -> PlayHelp:
+        return cls(flag(profile, "hearts_claim"), flag(profile, "hearts_autoplay_single"))
 
 
 def request_settings(request: Request) -> PlayerSettings:

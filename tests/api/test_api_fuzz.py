@@ -135,6 +135,8 @@ async def test_the_schema_describes_the_json_api_and_nothing_else(client):
         "/api/heart-to-heart/games/{game_id}/tap",
         "/api/heart-to-heart/games/{game_id}/undo",
         "/api/heart-to-heart/games/{game_id}/hint",
+        "/api/heart-to-heart/games/{game_id}/review",
+        "/api/heart-to-heart/games/{game_id}/back",
         "/api/heart-to-heart/options",
         "/api/hearts/games",
         "/api/hearts/games/{game_id}",

@@ -90,6 +90,8 @@ async def test_a_match_to_its_winner_with_legal_checked_at_every_step(
     client: httpx.AsyncClient, app: FastAPI
 ):
     rng = random.Random(6)
+    # Every card played by the client: no claim plays the rest of a hand for it.
+    await client.put("/api/settings", json={"hearts_claim": False})
     created = await client.post(f"{API}/games", json={"deal": EASY})
     assert created.status_code == 201
     state = created.json()

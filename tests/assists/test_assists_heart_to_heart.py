@@ -13,6 +13,8 @@ from app.rules.deal_codes import DealCode
 from app.rules.heart_to_heart import HeartToHeartGame, new_game, target_text
 from app.rules.heart_to_heart_solver import is_winnable
 from app.web.heart_to_heart.assists import can_finish, finish, hint_of, take_hint
+from app.web.preferences import Options
+from app.web.profile import Profile
 
 API = "/api/heart-to-heart"
 HX = {"hx-request": "true"}
@@ -223,3 +225,13 @@ async def test_the_page_finishes_a_game_with_its_finish_button(client: httpx.Asy
     assert "You won! All 25 cards are gone." in response.text
     state = (await client.get(f"{API}/games/{state['game_id']}")).json()
     assert state["status"] == "won" and state["score"] == 250
+
+
+def test_the_options_read_the_settings_with_their_defaults() -> None:
+    # Read as the settings page reads them (app/web/preferences.py): a value that is not true
+    # or false counts as unset.
+    assert Options.of(Profile(1, {})) == Options(move_errors=False, placement_help=True)
+    chosen = {"h2h_options": {"move_errors": True, "placement_help": False}}
+    assert Options.of(Profile(1, chosen)) == Options(move_errors=True, placement_help=False)
+    assert Options.of(Profile(1, {"h2h_options": {"move_errors": "yes"}})) == Options()
+    assert Options.of(Profile(1, {"h2h_options": "broken"})) == Options()

@@ -8,13 +8,17 @@ import re
 
 from app.bots import choose_pass, choose_play, decision_seed, hard
 from app.bots.driver import pass_for_bots, play_bots
-from app.rules.cards import cards_in, parse_card, suit_of
+from app.rules.cards import card_text, cards_in, parse_card, suit_of
 from app.rules.deal_codes import DealCode
 from app.rules.hearts import HUMAN, HeartsMatch
 from app.rules.hearts_position import parse_position
-from app.web.hearts.assists import PlayHelp, claim_is_certain, hint_cards, play_for_player
+from app.web.hearts.assists import hint_cards
+from app.web.hearts.autoplay import Helped, claim_is_certain, play_for_player
 from app.web.hearts.review import decision_views, review
+from app.web.hearts.service import play_card, state_of
+from app.web.preferences import PlayHelp
 from app.web.profile import Profile
+from app.web.session import COOKIE_NAME, SessionMiddleware
 
 API = "/api/hearts"
 HX = {"hx-request": "true"}
@@ -149,7 +153,7 @@ NOT_YET = (
 def test_a_claim_plays_out_a_hand_whose_tricks_are_all_the_players() -> None:
     match = parse_position(TOP_CARDS)
     assert claim_is_certain(match.view(HUMAN))
-    plays, claimed = play_for_player(match, PlayHelp())
+    plays, claimed = play_for_player(match, PlayHelp(), play_card)
     assert claimed and len(plays) == 48
     assert match.phase == "hand_over"
     assert all(t.winner == HUMAN for t in match.view(HUMAN).tricks)
@@ -160,13 +164,13 @@ def test_no_claim_while_a_trick_may_still_be_lost() -> None:
     match = parse_position(NOT_YET)
     assert not claim_is_certain(match.view(HUMAN))
     before = match.view(HUMAN)
-    plays, claimed = play_for_player(match, PlayHelp())
+    plays, claimed = play_for_player(match, PlayHelp(), play_card)
     assert (plays, claimed) == ([], False) and match.view(HUMAN) == before
 
 
 def test_the_claim_setting_turns_it_off() -> None:
     match = parse_position(TOP_CARDS)
-    plays, claimed = play_for_player(match, PlayHelp(claim=False))
+    plays, claimed = play_for_player(match, PlayHelp(claim=False), play_card)
     assert (plays, claimed) == ([], False)
 
 
@@ -179,13 +183,13 @@ SINGLE = (
 
 
 def test_a_single_legal_card_plays_itself_only_when_asked() -> None:
-    assert play_for_player(parse_position(SINGLE), PlayHelp(claim=False)) == ([], False)
+    assert play_for_player(parse_position(SINGLE), PlayHelp(claim=False), play_card) == ([], False)
     match = parse_position(SINGLE)
-    plays, claimed = play_for_player(match, PlayHelp(claim=False, autoplay_single=True))
+    plays, claimed = play_for_player(match, PlayHelp(claim=False, autoplay_single=True), play_card)
     assert [p.seat for p in plays] == [0, 1, 2] and plays[0].card == parse_card("AS")
     assert not claimed and match.turn == HUMAN  # the player leads now, from many cards
     match = parse_position(SINGLE)
-    plays, claimed = play_for_player(match, PlayHelp(claim=True, autoplay_single=True))
+    plays, claimed = play_for_player(match, PlayHelp(claim=True, autoplay_single=True), play_card)
     assert claimed and match.phase == "hand_over" and len(plays) == 3 + 4 * 11
 
 
@@ -277,3 +281,102 @@ async def test_a_hint_keeps_a_secret_deal_secret(client) -> None:
     answer = (await client.get(f"{API}/games/{state['game_id']}/hint")).json()
     assert answer["version"] == state["version"] + 1
     assert (await client.get(f"{API}/games/{state['game_id']}")).json()["deal"] is None
+
+
+# --- the claim through the JSON API (the same service path as the pages) -------------------
+
+
+def session_of(client, app) -> str:
+    signer = SessionMiddleware(app, app.state.settings.secret_key, False)
+    return signer.session_from(client.cookies[COOKIE_NAME])
+
+
+async def api_match_at(client, app, position: str) -> dict:
+    """This client's current match, set at a constructed position; its API state."""
+    await client.get("/api/settings")  # the session cookie
+    session = session_of(client, app)
+    match = parse_position(position)
+    stored = await app.state.store.create(session, "hearts", state_of(match, False))
+    return (await client.get(f"{API}/games/{stored.game_id}")).json()
+
+
+async def test_the_api_claims_a_hand_whose_tricks_are_all_the_players(client, app) -> None:
+    state = await api_match_at(client, app, SINGLE)
+    assert state["claimed"] is False and state["legal"] == ["AS"]
+    answer = (await client.post(
+        f"{API}/games/{state['game_id']}/play", json={"card": "AS", "version": state["version"]}
+    )).json()
+    assert answer["claimed"] is True and answer["phase"] == "hand_over"
+    assert answer["hand"] == [] and answer["legal"] == [] and len(answer["tricks"]) == 13
+    assert all(t["winner"] == HUMAN for t in answer["tricks"][2:])
+    # The claim is what the engine's own play-out gives, card for card.
+    match = parse_position(SINGLE)
+    play_card(match, parse_card("AS"))
+    play_for_player(match, PlayHelp(), play_card)
+    expected = [[card_text(p.card) for p in t.cards] for t in match.view(HUMAN).tricks]
+    assert [[p["card"] for p in t["cards"]] for t in answer["tricks"]] == expected
+    # Reading the state again says the same until the next action.
+    again = (await client.get(f"{API}/games/{state['game_id']}")).json()
+    assert again == answer
+    answer = (await client.post(f"{API}/games/{state['game_id']}/next-hand", json={})).json()
+    assert answer["hand_number"] == 5 and answer["claimed"] is False
+
+
+async def test_the_api_makes_no_claim_while_a_trick_may_still_be_lost(client, app) -> None:
+    state = await api_match_at(client, app, NOT_YET)
+    # The 2♠ loses to the 3♠ that is still out: seat 3 wins the trick and leads.
+    answer = (await client.post(
+        f"{API}/games/{state['game_id']}/play", json={"card": "2S"}
+    )).json()
+    assert answer["claimed"] is False and answer["phase"] == "playing"
+    assert answer["turn"] == HUMAN and len(answer["hand"]) == 11
+    assert answer["tricks"][-1]["winner"] == 3
+
+
+async def test_the_api_makes_no_claim_when_the_setting_is_off(client, app) -> None:
+    state = await api_match_at(client, app, SINGLE)
+    assert (await client.put("/api/settings", json={"hearts_claim": False})).status_code == 200
+    answer = (await client.post(
+        f"{API}/games/{state['game_id']}/play", json={"card": "AS"}
+    )).json()
+    assert answer["claimed"] is False and answer["phase"] == "playing"
+    assert answer["turn"] == HUMAN and len(answer["hand"]) == 11
+
+
+def before_a_single_legal_card() -> tuple[HeartsMatch, int]:
+    """A match at the player's play after which (the bots having played) the player holds one
+    legal card and no claim is certain; and that play (the lowest legal card)."""
+    for number in range(100):
+        match = HeartsMatch.new(DealCode("HT1", "N", number))
+        play_bots(match)
+        match.choose_pass(HUMAN, choose_pass("normal", match.view(HUMAN), 1))
+        pass_for_bots(match)
+        play_bots(match)
+        while match.phase == "playing":
+            legal = match.view(HUMAN).legal
+            card = (legal & -legal).bit_length() - 1
+            after = match.copy()
+            play_card(after, card)
+            view = after.view(HUMAN)
+            if view.turn == HUMAN and view.legal.bit_count() == 1 and not claim_is_certain(view):
+                return match, card
+            play_card(match, card)
+    raise AssertionError("no such moment in a hundred matches")
+
+
+async def test_the_api_plays_a_single_legal_card_when_the_setting_says_so(client, app) -> None:
+    match, card = before_a_single_legal_card()
+    await client.get("/api/settings")
+    stored = await app.state.store.create(session_of(client, app), "hearts", state_of(match, False))
+    url = f"{API}/games/{stored.game_id}/play"
+    plain = (await client.post(url, json={"card": card_text(card)})).json()
+    assert len(plain["legal"]) == 1  # off by default: the player plays it
+    await client.put("/api/settings", json={"hearts_autoplay_single": True})
+    stored = await app.state.store.create(session_of(client, app), "hearts", state_of(match, False))
+    url = f"{API}/games/{stored.game_id}/play"
+    helped = (await client.post(url, json={"card": card_text(card)})).json()
+    expected = match.copy()
+    help = PlayHelp(autoplay_single=True)
+    plays = Helped(lambda m: play_card(m, card), help, play_card)(expected)
+    assert len(plays) >= 5 and len(helped["hand"]) == len(plain["hand"]) - 1
+    assert helped["hand"] == [card_text(c) for c in cards_in(expected.view(HUMAN).hand)]

@@ -9,7 +9,9 @@ from __future__ import annotations
 from app.bots.driver import pass_for_bots, play_bots
 from app.rules.cards import card_text, cards_in, parse_card
 from app.rules.hearts import HUMAN, HeartsMatch
-from app.web.hearts.assists import PlayHelp, play_for_player
+from app.web.hearts.autoplay import play_for_player
+from app.web.hearts.service import play_card
+from app.web.preferences import PlayHelp
 
 
 def pass_choice(match: HeartsMatch) -> list[str]:
@@ -33,13 +35,15 @@ class Mirror:
         self.match.choose_pass(HUMAN, sum(1 << parse_card(c) for c in cards))
         pass_for_bots(self.match)
         play_bots(self.match)
-        play_for_player(self.match, PlayHelp())  # a claim, as the server makes it by default
+        # A claim, as the server makes it by default.
+        play_for_player(self.match, PlayHelp(), play_card)
 
     def play(self, card: str) -> list[tuple[int, str]]:
         """Play ``card``; the cards then on the way to the table, in order, as (seat, card)."""
         self.match.play(parse_card(card), seat=HUMAN)
         bots = play_bots(self.match)
-        bots += play_for_player(self.match, PlayHelp())[0]  # a claim, as the server makes it
+        # A claim, as the server makes it by default.
+        bots += play_for_player(self.match, PlayHelp(), play_card)[0]
         return [(HUMAN, card), *((p.seat, card_text(p.card)) for p in bots)]
 
     def legal(self) -> list[str]:

@@ -8,9 +8,10 @@ is in play).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from functools import cache
-from typing import Annotated
+from typing import Annotated, Literal, TypeVar
 
 from fastapi import APIRouter, Body
 from fastapi.responses import Response
@@ -26,7 +27,7 @@ from app.rules.heart_to_heart import (
     rank_name,
     target_text,
 )
-from app.store import StoredGame
+from app.store import GameStore, StoredGame
 from app.web.api_models import (
     TARGET_PATTERN,
     HeartCard,
@@ -38,6 +39,7 @@ from app.web.api_models import (
     PlacementHelp,
     StateRoutes,
     VersionBody,
+    assist_answer,
     conflict_answer,
     error_responses,
     game_fields,
@@ -128,7 +130,10 @@ def example_state() -> HeartToHeartState:
 ROUTES = StateRoutes(
     router,
     HeartToHeartState,
-    links_to("heart_to_heart_get_game", "heart_to_heart_tap", "heart_to_heart_undo"),
+    links_to(
+        "heart_to_heart_get_game", "heart_to_heart_tap", "heart_to_heart_undo",
+        "heart_to_heart_back",
+    ),
     HeartToHeartConflict,
 )
 ACTED = "The state after the action"
@@ -223,20 +228,101 @@ class HeartToHeartHint(BaseModel):
     version: int = Field(description="The game's version now: a hint marks the game assisted.")
 
 
-@ROUTES.hint(
-    HeartToHeartHint,
-    "heart_to_heart_hint",
-    "A hint: the next move of a winning line (the game counts as assisted)",
-)
-async def hint(game_id: str, visit: VisitDep):
-    timing = service.wall_time(visit.clock())
-    try:
-        turn, given = await assists.ask(visit.store, visit.session_id, game_id, None, timing)
-    except StaleVersion as stale:  # another request changed the game meanwhile
-        return stale_answer(game_state(stale.current, Options.of(visit.profile)), visit.lang)
+Asked = TypeVar("Asked")
+Assist = Callable[
+    [GameStore, str, str, int | None, service.Timing], Awaitable[tuple[service.Turn, Asked]]
+]
+
+
+def assist_route(
+    verb: str,
+    model: type[BaseModel],
+    operation_id: str,
+    summary: str,
+    ask: Assist[Asked],
+    answer: Callable[[Asked, int], BaseModel],
+) -> None:
+    """Declare ``GET /games/{game_id}/{verb}``: what ``ask`` finds, as ``answer`` puts it with
+    the game's version after asking (asking may mark the game assisted)."""
+
+    async def route(game_id: str, visit: VisitDep) -> BaseModel | Response:
+        timing = service.wall_time(visit.clock())
+        options = Options.of(visit.profile)
+        return await assist_answer(
+            ask(visit.store, visit.session_id, game_id, None, timing),
+            lambda found: answer(found[1], found[0].after.stored.version),
+            lambda current: game_state(current, options),
+            visit.lang,
+        )
+
+    ROUTES.assist(verb, model, operation_id, summary)(route)
+
+
+def hint_answer(given: assists.Hint, version: int) -> HeartToHeartHint:
     return HeartToHeartHint(
         winnable=given.winnable,
         targets=[target_text(t) for t in given.targets],
         undo_to_winnable=given.undo_to_winnable,
-        version=turn.after.stored.version,
+        version=version,
     )
+
+
+assist_route(
+    "hint", HeartToHeartHint, "heart_to_heart_hint",
+    "A hint: the next move of a winning line (the game counts as assisted)",
+    assists.ask, hint_answer,
+)
+
+
+class HeartToHeartReview(BaseModel):
+    """Where a lost game was lost: the solver on the game's whole history."""
+
+    verdict: Literal["winnable", "never", "lost", "unknown"] = Field(
+        description="winnable: it is won or can still be won from here; never: not even the "
+        "deal could be won; lost: see the other fields; unknown: a game saved before its "
+        "moves were kept, lost beyond its undo history."
+    )
+    last_winnable_moves: int | None = Field(
+        description="When lost: the moves made at the last position from which the game "
+        "could be won (the move that lost it is move last_winnable_moves + 1)."
+    )
+    losing_move: list[str] = Field(
+        description="When lost: the taps of the move that lost it (heart:N, waste), else empty."
+    )
+    undos: int | None = Field(
+        description="When lost: the undos that go back there; null when that is beyond the "
+        "undo history (POST .../back then plays the game again from its deal)."
+    )
+    version: int = Field(
+        description="The game's version now: asking while the game is in play marks it "
+        "assisted, as a hint does."
+    )
+
+
+def review_answer(lost: assists.WhereLost, version: int) -> HeartToHeartReview:
+    return HeartToHeartReview(
+        verdict=lost.verdict,
+        last_winnable_moves=lost.moves,
+        losing_move=[] if lost.move is None else [target_text(t) for t in lost.move.taps],
+        undos=lost.undos,
+        version=version,
+    )
+
+
+assist_route(
+    "review", HeartToHeartReview, "heart_to_heart_review",
+    "Where a lost game was lost (asked while the game is in play, it counts as a hint)",
+    assists.review, review_answer,
+)
+
+
+@ROUTES.action(
+    "back",
+    ACTED,
+    "heart_to_heart_back",
+    "Go back to the last position from which a lost game could be won",
+    "By undo when the undo history reaches, else by playing the game again from its deal; "
+    "the game counts as assisted. A game that is not lost answers its state unchanged.",
+)
+async def back(game_id: str, visit: VisitDep, body: Annotated[VersionBody | None, Body()] = None):
+    return await act(visit, game_id, version_of(body), assists.go_back)

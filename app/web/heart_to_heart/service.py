@@ -38,7 +38,8 @@ from app.web.games import (
     unstored_id,
     until_applied,
 )
-from app.web.profile import Profile, record_heart_to_heart_game, update_profile
+from app.web.preferences import Options
+from app.web.profile import record_heart_to_heart_game, update_profile
 from app.web.results import heart_to_heart_row, record
 
 KIND = "heart_to_heart"
@@ -50,23 +51,6 @@ MIN_STEP_SECONDS = 1.0
 NOT_FOUND = "This game does not exist here: it belongs to another browser, or it expired."
 
 LoadedGame = Loaded[HeartToHeartGame]
-
-
-@dataclass(frozen=True, slots=True)
-class Options:
-    """The player's Heart to Heart options, kept in the profile (pages and API alike)."""
-
-    move_errors: bool = False
-    placement_help: bool = True
-
-    @classmethod
-    def of(cls, profile: Profile) -> Options:
-        saved = profile.data.get("h2h_options", {})
-        default = cls()
-        return cls(
-            move_errors=bool(saved.get("move_errors", default.move_errors)),
-            placement_help=bool(saved.get("placement_help", default.placement_help)),
-        )
 
 
 async def store_options(store: GameStore, session_id: str, options: Options) -> None:

@@ -29,6 +29,7 @@ from app.web.api_models import (
     SeatState,
     StateRoutes,
     VersionBody,
+    assist_answer,
     conflict_answer,
     game_fields,
     links_to,
@@ -46,6 +47,7 @@ from app.web.hearts.pages import dealer
 from app.web.hearts.service import KIND, LoadedMatch, Refused
 from app.web.hearts.texts import deal_error_message, refusal_text, seat_names
 from app.web.i18n import translator
+from app.web.preferences import PlayHelp
 
 router = APIRouter(prefix="/api/hearts", tags=["Hearts"], route_class=ApiRoute)
 
@@ -98,6 +100,7 @@ def match_state(loaded: LoadedMatch, lang: str) -> HeartsState:
         moon=view.moon,
         winner=view.winner,
         undo_available=match.undo_available,
+        claimed=service.was_claimed(stored),
     )
 
 
@@ -107,16 +110,19 @@ def invalid_card(lang: str) -> JSONResponse:
 
 
 async def act(
-    request: Request, visit: Visit, game_id: str, version: int | None, action: service.Action
+    request: Request, visit: Visit, game_id: str, version: int | None, action: service.Action,
+    help: PlayHelp | None = None,
 ) -> Response:
     """The API's side of an action: the state after it and the bots' answer, or 409 with the
     state as it is when the version is stale or the rules refuse it (nothing changed).
-    Without a version, the action applies to the match as it is when its turn comes."""
+    Without a version, the action applies to the match as it is when its turn comes.
+    ``help``: the player's play-it-for-me settings, as on the pages, for the actions they
+    follow."""
     lang = visit.lang
     try:
         turn = await service.act(
             visit.store, visit.session_id, game_id, version, action,
-            dealer(request, visit.clock()),
+            dealer(request, visit.clock()), help,
         )
     except StaleVersion as stale:
         return stale_answer(match_state(stale.current, lang), lang)
@@ -199,7 +205,8 @@ async def pass_three(game_id: str, body: HeartsPass, request: Request, visit: Vi
         return invalid_card(visit.lang)
     mask = sum({1 << parse_card(text) for text in body.cards})
     return await act(
-        request, visit, game_id, body.version, lambda match: service.pass_cards(match, mask)
+        request, visit, game_id, body.version, lambda match: service.pass_cards(match, mask),
+        PlayHelp.of(visit.profile),
     )
 
 
@@ -208,14 +215,18 @@ async def pass_three(game_id: str, body: HeartsPass, request: Request, visit: Vi
     ACTED,
     "hearts_play",
     "Play a card; the bots then play until the player's turn or the hand's end",
-    None,
+    "With the player's settings (GET /api/settings) the hand may then go on by itself, as on "
+    "the page: claimed (hearts_claim, on by default: the player holds every trick left; the "
+    "answer says claimed) or a single legal card played for the player "
+    "(hearts_autoplay_single, off by default).",
 )
 async def play(game_id: str, body: HeartsPlay, request: Request, visit: VisitDep):
     if not matches(CARD_PATTERN, body.card):
         return invalid_card(visit.lang)
     card = parse_card(body.card)
     return await act(
-        request, visit, game_id, body.version, lambda match: service.play_card(match, card)
+        request, visit, game_id, body.version, lambda match: service.play_card(match, card),
+        PlayHelp.of(visit.profile),
     )
 
 
@@ -240,7 +251,8 @@ async def deal_next_hand(
     game_id: str, request: Request, visit: VisitDep,
     body: Annotated[VersionBody | None, Body()] = None,
 ):
-    return await act(request, visit, game_id, version_of(body), service.next_hand)
+    help = PlayHelp.of(visit.profile)
+    return await act(request, visit, game_id, version_of(body), service.next_hand, help)
 
 
 class HeartsHint(BaseModel):
@@ -253,18 +265,24 @@ class HeartsHint(BaseModel):
     version: int = Field(description="The match's version now: a hint marks it assisted.")
 
 
-@ROUTES.hint(
+@ROUTES.assist(
+    "hint",
     HeartsHint,
     "hearts_hint",
     "A hint: the cards the Hard bot would pass or play (the match counts as assisted)",
 )
 async def hint(game_id: str, request: Request, visit: VisitDep):
-    try:
+    def answer(found: tuple[LoadedMatch, int]) -> HeartsHint:
+        loaded, cards = found
+        return HeartsHint(cards=_cards(cards), version=loaded.stored.version)
+
+    async def asked() -> tuple[LoadedMatch, int]:
         # A hint marks the match assisted: a page's match not stored yet is stored first.
         await service.owned_stored(
             visit.store, visit.session_id, game_id, dealer(request, visit.clock())
         )
-        loaded, cards = await assists.ask(visit.store, visit.session_id, game_id, None)
-    except StaleVersion as stale:  # another request changed the match meanwhile
-        return stale_answer(match_state(stale.current, visit.lang), visit.lang)
-    return HeartsHint(cards=_cards(cards), version=loaded.stored.version)
+        return await assists.ask(visit.store, visit.session_id, game_id, None)
+
+    return await assist_answer(
+        asked(), answer, lambda current: match_state(current, visit.lang), visit.lang
+    )

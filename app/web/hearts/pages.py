@@ -43,7 +43,7 @@ from app.web.hearts.table import (
 from app.web.hearts.texts import deal_error_message, refusal_text, seat_names
 from app.web.i18n import Translator, translator
 from app.web.pieces import Piece, Pieces, answer, render_once, status
-from app.web.preferences import request_settings, save_settings
+from app.web.preferences import PlayHelp, request_settings, save_settings
 from app.web.templating import page
 
 router = APIRouter(prefix="/hearts", include_in_schema=False)
@@ -232,7 +232,8 @@ def _parse_cards(text: str) -> int:
 
 
 async def act(
-    request: Request, visit: Visit, game_id: str, version: str | None, action: service.Action
+    request: Request, visit: Visit, game_id: str, version: str | None, action: service.Action,
+    help: PlayHelp | None = None,
 ) -> Response:
     """The page's side of an action: the pieces that changed, the cards played in order.
 
@@ -245,7 +246,7 @@ async def act(
     try:
         turn = await service.act(
             visit.store, visit.session_id, game_id, _parse_version(version), action,
-            dealer(request, visit.clock()),
+            dealer(request, visit.clock()), help,
         )
     except StaleVersion as stale:
         message = tr.gettext("The table had changed; here it is now.")
@@ -258,7 +259,7 @@ async def act(
     steps = steps_of(turn.before.view, after.view, turn.plays, tr)
     changed = changes(pieces_of(turn.before, tr), pieces_of(after, tr), steps, lang)
     told = narration(turn.before.view, after.view, steps, tr)
-    if isinstance(action, assists.Helped) and action.claimed:
+    if service.was_claimed(turn.after.stored):
         told = " ".join(filter(None, (tr.gettext("The rest of the tricks are yours."), told)))
     changed.append(status(told))
     return answer(Markup("\n").join(changed))
@@ -282,8 +283,7 @@ async def hearts_pass(
     def action(match: HeartsMatch) -> list[PlayedCard]:
         return service.pass_cards(match, _parse_cards(cards))
 
-    helped = assists.Helped(action, assists.PlayHelp.of(visit.profile))
-    return await act(request, visit, game_id, version, helped)
+    return await act(request, visit, game_id, version, action, PlayHelp.of(visit.profile))
 
 
 @router.post("/games/{game_id}/play", name="hearts_play")
@@ -294,8 +294,7 @@ async def hearts_play(
     def action(match: HeartsMatch) -> list[PlayedCard]:
         return service.play_card(match, parse_card(card))
 
-    helped = assists.Helped(action, assists.PlayHelp.of(visit.profile))
-    return await act(request, visit, game_id, version, helped)
+    return await act(request, visit, game_id, version, action, PlayHelp.of(visit.profile))
 
 
 @router.post("/games/{game_id}/undo", name="hearts_undo")
@@ -309,8 +308,8 @@ async def hearts_undo(
 async def hearts_next_hand(
     request: Request, game_id: str, visit: VisitDep, version: VersionField = None
 ) -> Response:
-    helped = assists.Helped(service.next_hand, assists.PlayHelp.of(visit.profile))
-    return await act(request, visit, game_id, version, helped)
+    help = PlayHelp.of(visit.profile)
+    return await act(request, visit, game_id, version, service.next_hand, help)
 
 
 @router.post("/games/{game_id}/hint", name="hearts_hint")

@@ -59,12 +59,15 @@ from app.web.games import (
     unstored_id,
     until_applied,
 )
+from app.web.hearts.autoplay import Helped
 from app.web.hearts.thinking import THINKING
+from app.web.preferences import PlayHelp
 from app.web.profile import record_hearts_match, record_hearts_queen
 from app.web.results import record as record_result
 
 KIND = "hearts"
 HIDDEN = "deal_hidden"
+CLAIMED = "claimed"
 NOT_FOUND = "This Hearts match does not exist here."
 MOON_SCORE = 26
 
@@ -273,12 +276,21 @@ def random_code(level: str) -> DealCode:
     return DealCode(GAME, level, secrets.randbelow(CODE_SPACE))
 
 
-def state_of(match: HeartsMatch, hidden: bool) -> dict[str, Any]:
-    """What the store keeps of ``match``: the rules' JSON, and whether its code is secret."""
+def state_of(match: HeartsMatch, hidden: bool, claimed: bool = False) -> dict[str, Any]:
+    """What the store keeps of ``match``: the rules' JSON, whether its code is secret, and
+    whether the action that stored it ended in a claim."""
     state = match.to_json()
     if hidden:
         state[HIDDEN] = True
+    if claimed:
+        state[CLAIMED] = True
     return state
+
+
+def was_claimed(stored: StoredGame) -> bool:
+    """Whether the rest of the hand played itself out after the action that stored this
+    version (app/web/hearts/autoplay.py): the page and the API say so until the next one."""
+    return stored.state.get(CLAIMED) is True
 
 
 def is_hidden(stored: StoredGame) -> bool:
@@ -335,7 +347,7 @@ async def current_match(
 
 async def act(
     store: GameStore, session_id: str, game_id: str, version: int | None, action: Action,
-    dealer: Dealer,
+    dealer: Dealer, help: PlayHelp | None = None,
 ) -> Turn:
     """Apply ``action`` (and the bots' answer) to this session's match held at ``version``
     and store it by compare-and-set; a page's match not stored yet is stored first.
@@ -343,6 +355,8 @@ async def act(
     ``version`` None (an API client that did not say) means the match as it is when this
     action's turn comes: when another request changes it first, the action (and the bots'
     answer) is applied again to what that request stored (app/web/games.py, until_applied).
+    ``help``: the player's play-it-for-me settings, for the actions they follow
+    (app/web/hearts/autoplay.py).
 
     The version is checked before the bots think, and again after waiting for this session's
     turn in progress, if any (app/web/hearts/thinking.py): a stale request costs no search.
@@ -362,13 +376,15 @@ async def act(
                     raise StaleVersion(loaded)
             before = Seen.of(loaded)
             match = loaded.game
+            helped = None if help is None else Helped(action, help, play_card)
             try:
-                plays = await THINKING.run(action, match)
+                plays = await THINKING.run(action if helped is None else helped, match)
             except (HeartsError, CardError) as error:
                 raise Refused(error, loaded) from error
+            claimed = helped is not None and helped.claimed
             saved = await store.compare_and_set(
                 session_id, game_id, loaded.stored.version,
-                state_of(match, is_hidden(loaded.stored)),
+                state_of(match, is_hidden(loaded.stored), claimed),
             )
         if saved is None:  # another request or process changed the match first
             return None
