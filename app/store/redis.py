@@ -6,6 +6,8 @@ Keys (all under the prefix, `cardroom:` by default):
 - `profile:{session_id}` hash: version, data (JSON), updated_at
 - `results:{board}`      list of JSON rows (a finished game each, its session under "s")
 - `table:{table_id}`     hash: version, state (JSON), updated_at
+- `streams:{table_id}`   hash: "{seat}:{stream}" -> when that open event stream was last heard of;
+  "{seat}:" -> when the seat's last stream closed
 - channel `table-changed:{table_id}`: the new version, published by each table write; every
   process listens on one pattern subscription and wakes its own waiters (app/store/feed.py)
 
@@ -37,6 +39,7 @@ from app.store import (
     StoredGame,
     StoredTable,
     StoreError,
+    StreamSeen,
     create_new,
     dump_json,
     load_object,
@@ -314,6 +317,36 @@ class RedisStore:
             return None
         self._waiters.wake(table_id)
         return StoredTable(table_id, int(result), state, now)
+
+    def _streams_key(self, table_id: str) -> str:
+        return f"{self._prefix}streams:{table_id}"
+
+    async def table_stream_seen(self, table_id: str, seat: int, stream: str) -> None:
+        key = self._streams_key(table_id)
+        async with _errors():
+            pipe = self._redis.pipeline(transaction=True)
+            pipe.hset(key, f"{seat}:{stream}", repr(self._clock()))
+            pipe.expire(key, self._ttl)
+            await pipe.execute()
+
+    async def table_stream_closed(self, table_id: str, seat: int, stream: str) -> None:
+        key = self._streams_key(table_id)
+        async with _errors():
+            pipe = self._redis.pipeline(transaction=True)
+            pipe.hdel(key, f"{seat}:{stream}")
+            pipe.hset(key, f"{seat}:", repr(self._clock()))
+            pipe.expire(key, self._ttl)
+            await pipe.execute()
+
+    async def table_streams(self, table_id: str) -> list[StreamSeen]:
+        async with _errors():
+            fields = await self._redis.hgetall(self._streams_key(table_id))
+        seen = []
+        for name, at in fields.items():
+            seat, _, stream = name.partition(":")
+            with contextlib.suppress(ValueError):  # a field written by something else
+                seen.append(StreamSeen(int(seat), float(at), bool(stream)))
+        return seen
 
     async def _table_version(self, table_id: str) -> int | None:
         async with _errors():

@@ -47,6 +47,7 @@ from app.store import (
     StoredGame,
     StoredTable,
     StoreError,
+    StreamSeen,
     create_new,
     dump_json,
     load_object,
@@ -100,6 +101,15 @@ CREATE TABLE IF NOT EXISTS tables (
     updated_at REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS tables_by_age ON tables (updated_at);
+-- stream '' is the seat's last closed stream
+CREATE TABLE IF NOT EXISTS table_streams (
+    table_id TEXT NOT NULL,
+    seat     INTEGER NOT NULL,
+    stream   TEXT NOT NULL,
+    seen_at  REAL NOT NULL,
+    PRIMARY KEY (table_id, seat, stream)
+);
+CREATE INDEX IF NOT EXISTS table_streams_by_age ON table_streams (seen_at);
 """
 
 # Tuned for a tap's write of a few kB: ~3 WAL pages each, so a checkpoint every ~750 pages.
@@ -482,6 +492,46 @@ class SqliteStore:
     async def wait_table(self, table_id: str, after: int, timeout: float) -> int | None:
         return await self._waiters.wait(table_id, after, timeout, self._table_version)
 
+    async def table_stream_seen(self, table_id: str, seat: int, stream: str) -> None:
+        conn = self._db()
+
+        def upsert() -> None:
+            conn.execute(
+                "INSERT OR REPLACE INTO table_streams VALUES (?, ?, ?, ?)",
+                (table_id, seat, stream, self._clock()),
+            )
+
+        await self._run(lambda: _write(conn, upsert))
+        self._after_write()
+
+    async def table_stream_closed(self, table_id: str, seat: int, stream: str) -> None:
+        conn = self._db()
+
+        def close() -> None:
+            conn.execute(
+                "DELETE FROM table_streams WHERE table_id = ? AND seat = ? AND stream = ?",
+                (table_id, seat, stream),
+            )
+            conn.execute(
+                "INSERT OR REPLACE INTO table_streams VALUES (?, ?, '', ?)",
+                (table_id, seat, self._clock()),
+            )
+
+        await self._run(lambda: _write(conn, close))
+        self._after_write()
+
+    async def table_streams(self, table_id: str) -> list[StreamSeen]:
+        conn = self._db()
+
+        def read() -> list[StreamSeen]:
+            rows = conn.execute(
+                "SELECT seat, seen_at, stream != '' FROM table_streams WHERE table_id = ?",
+                (table_id,),
+            ).fetchall()
+            return [StreamSeen(seat, seen_at, bool(open_)) for seat, seen_at, open_ in rows]
+
+        return await self._run(read)
+
     async def purge_expired(self) -> int:
         self._db()
         loop = asyncio.get_running_loop()
@@ -582,11 +632,20 @@ class SqliteStore:
                 (cutoff, PURGE_BATCH),
             ).rowcount
 
+        def streams_batch() -> int:
+            return conn.execute(
+                "DELETE FROM table_streams WHERE rowid IN"
+                " (SELECT rowid FROM table_streams WHERE seen_at < ? LIMIT ?)",
+                (cutoff, PURGE_BATCH),
+            ).rowcount
+
         removed = 0
         # Small transactions, so the other connections' writes get in between.
         for batch in (games_batch, profiles_batch, results_batch, tables_batch):
             while count := _write(conn, batch):
                 removed += count
+        while _write(conn, streams_batch):  # not counted: a table's streams go with it
+            pass
         return removed
 
 
