@@ -55,6 +55,7 @@
       else at.querySelector(".tb-clock")?.remove();
     }
     markAutoplayedCards();
+    showBubbles();
   }
 
   function markAutoplayedCards() {
@@ -79,30 +80,56 @@
     return badge(seat)?.querySelector(".ht-seat-name")?.firstChild?.textContent?.trim() || "";
   }
 
+  // Reactions on show: table seat -> {symbol, reaction, until}.
+  const bubbles = new Map();
+
+  function showBubbles() {
+    const now = Date.now();
+    for (const [seat, shown] of bubbles) {
+      const at = badge(seat);
+      const old = at?.querySelector(".tb-bubble");
+      if (now >= shown.until) {
+        old?.remove();
+        bubbles.delete(seat);
+        continue;
+      }
+      if (!at || old?.dataset.version === String(shown.version)) continue;
+      old?.remove();
+      const bubble = document.createElement("span");
+      bubble.className = "tb-bubble";
+      bubble.setAttribute("aria-hidden", "true");
+      bubble.dataset.reaction = shown.reaction;
+      bubble.dataset.version = String(shown.version);
+      bubble.textContent = shown.symbol;
+      at.append(bubble);
+    }
+  }
+
   function showReactions() {
     for (const { seat, reaction, version } of latest.reactions) {
       if (version <= reactionsSeen) continue;
       const button = document.querySelector(`.tb-react[data-reaction="${reaction}"]`);
-      const at = badge(seat);
-      if (!button || !at) continue;
-      at.querySelector(".tb-bubble")?.remove();
-      const bubble = document.createElement("span");
-      bubble.className = "tb-bubble";
-      bubble.setAttribute("aria-hidden", "true");
-      bubble.dataset.reaction = reaction;
-      bubble.textContent = button.textContent.trim();
-      at.append(bubble);
-      setTimeout(() => bubble.remove(), REACTION_SHOWN);
+      if (!button) continue;
+      bubbles.set(seat, { symbol: button.textContent.trim(), reaction, version, until: Date.now() + REACTION_SHOWN });
+      setTimeout(showBubbles, REACTION_SHOWN);
       const said = document.getElementById("tb-said");
       if (said) said.textContent = `${nameOf(seat)}: ${button.getAttribute("aria-label")}`;
     }
     reactionsSeen = Math.max(reactionsSeen, latest.version);
+    showBubbles();
   }
+
+  // The table apart from what changes without a move (reactions, presence, the clock).
+  const board = (view) => JSON.stringify({
+    ...view, version: 0, reactions: [], received: 0, turn_deadline: 0,
+    seats: view.seats.map((seat) => ({ ...seat, connected: false })),
+  });
 
   function onEvent(e) {
     const view = JSON.parse(e.data);
     if (view.started !== started) { location.reload(); return; }
     view.received = Date.now();
+    const before = latest;
     latest = view;
     if (started) {
       showReactions();
@@ -111,6 +138,8 @@
     }
     if (view.version <= held()) return;
     if (!started) { location.reload(); return; }
+    // A reaction alone leaves the pieces as they are (the next change catches up from here).
+    if (before && before.version === held() && board(before) === board(view)) return;
     htmx.ajax("GET", `${root.dataset.pieces}?after=${held()}`, { swap: "none" });
   }
 
