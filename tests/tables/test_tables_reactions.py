@@ -91,4 +91,4 @@ async def test_the_view_is_a_game_state_plus_the_table(new_client):
     # The fields a game's state has mean the same here.
     assert view["game_id"] == view["table_id"] and view["undo_available"] is False
     assert view["phase"] == "passing" and len(view["hand"]) == 13 and view["deal"] is None
-    assert [s["name"] for s in view["seats"]][0] == "An"
+    assert view["seats"][0]["name"] == "An"
