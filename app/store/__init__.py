@@ -22,7 +22,7 @@ write is a compare-and-set on its version, and :meth:`GameStore.wait_table` is t
 it returns as soon as the table is past a version, whichever process wrote it.
 
 Presence at a table: each open event stream of a seat says so every few seconds
-(:meth:`GameStore.table_stream_seen`) and once more when it closes; the web layer decides from
+(:meth:`GameStore.table_streams_seen`) and once more when it closes; the web layer decides from
 these times who is connected and who has been gone long enough to be away.
 """
 
@@ -32,7 +32,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -159,14 +159,14 @@ class GameStore(Protocol):
         """The table's version as soon as it is past `after` (at once if it already is), or
         its version when `timeout` seconds have passed; None if the table does not exist."""
 
-    async def table_stream_seen(self, table_id: str, seat: int, stream: str) -> None:
-        """The event stream ``stream`` of ``seat`` is open now."""
+    async def table_streams_seen(self, streams: Sequence[tuple[str, int, str]]) -> None:
+        """These event streams, each ``(table_id, seat, stream)``, are open now."""
 
     async def table_stream_closed(self, table_id: str, seat: int, stream: str) -> None:
         """The event stream ``stream`` of ``seat`` closed now."""
 
-    async def table_streams(self, table_id: str) -> list[StreamSeen]:
-        """Every open stream of the table as last heard of, and each seat's last closed one."""
+    async def table_streams(self, table_ids: Sequence[str]) -> dict[str, list[StreamSeen]]:
+        """By table: every open stream as last heard of, and each seat's last closed one."""
 
     async def purge_expired(self) -> int:
         """Delete games, tables and profiles not written for ttl_days; returns how many were

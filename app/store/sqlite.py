@@ -36,7 +36,7 @@ import logging
 import os
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -188,7 +188,7 @@ class SqliteStore:
             self._close_connections()
             raise StoreError(f"cannot open the SQLite store at {path!r}: {exc}") from exc
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardroom-sqlite")
-        self._waiters = TableWaiters(TABLE_POLL)
+        self._waiters = TableWaiters(TABLE_POLL, self._table_version)
 
     @staticmethod
     def _setup(conn: sqlite3.Connection) -> None:
@@ -474,7 +474,7 @@ class SqliteStore:
         table = await self._run(lambda: _write(conn, update))
         if table is not None:
             self._after_write()
-            self._waiters.wake(table_id)
+            self._waiters.wake(table_id, table.version)
         return table
 
     async def _table_version(self, table_id: str) -> int | None:
@@ -490,15 +490,16 @@ class SqliteStore:
         return await self._run(read)
 
     async def wait_table(self, table_id: str, after: int, timeout: float) -> int | None:
-        return await self._waiters.wait(table_id, after, timeout, self._table_version)
+        return await self._waiters.wait(table_id, after, timeout)
 
-    async def table_stream_seen(self, table_id: str, seat: int, stream: str) -> None:
+    async def table_streams_seen(self, streams: Sequence[tuple[str, int, str]]) -> None:
         conn = self._db()
 
         def upsert() -> None:
-            conn.execute(
+            now = self._clock()
+            conn.executemany(
                 "INSERT OR REPLACE INTO table_streams VALUES (?, ?, ?, ?)",
-                (table_id, seat, stream, self._clock()),
+                [(table_id, seat, stream, now) for table_id, seat, stream in streams],
             )
 
         await self._run(lambda: _write(conn, upsert))
@@ -520,15 +521,21 @@ class SqliteStore:
         await self._run(lambda: _write(conn, close))
         self._after_write()
 
-    async def table_streams(self, table_id: str) -> list[StreamSeen]:
+    async def table_streams(self, table_ids: Sequence[str]) -> dict[str, list[StreamSeen]]:
         conn = self._db()
+        ids = list(table_ids)
 
-        def read() -> list[StreamSeen]:
+        def read() -> dict[str, list[StreamSeen]]:
+            found: dict[str, list[StreamSeen]] = {table_id: [] for table_id in ids}
+            marks = ", ".join("?" * len(ids))
             rows = conn.execute(
-                "SELECT seat, seen_at, stream != '' FROM table_streams WHERE table_id = ?",
-                (table_id,),
-            ).fetchall()
-            return [StreamSeen(seat, seen_at, bool(open_)) for seat, seen_at, open_ in rows]
+                "SELECT table_id, seat, seen_at, stream != '' FROM table_streams"
+                f" WHERE table_id IN ({marks})",
+                ids,
+            )
+            for table_id, seat, seen_at, open_ in rows:
+                found[table_id].append(StreamSeen(seat, seen_at, bool(open_)))
+            return found
 
         return await self._run(read)
 

@@ -109,14 +109,15 @@ def clock_of(request: Request) -> TableClock:
 
 
 async def answer(request: Request, visit: Visit, table: Table, status: int = 200) -> Response:
-    presence = await service.presence(visit.store, table.table_id, visit.clock())
-    clock_of(request).note(table, presence)
+    clock = clock_of(request)
+    presence = await clock.streams.presence(table.table_id)
+    clock.note(table, presence)
     return state_response(table_view(table, visit.session_id, visit.clock(), presence), status)
 
 
-async def refusal(visit: Visit, refused: TableRefused) -> JSONResponse:
+async def refusal(request: Request, visit: Visit, refused: TableRefused) -> JSONResponse:
     table = refused.table
-    presence = await service.presence(visit.store, table.table_id, visit.clock())
+    presence = await clock_of(request).streams.presence(table.table_id)
     view = table_view(table, visit.session_id, visit.clock(), presence)
     message = refused_text(refused, translator(visit.lang))
     body = {
@@ -154,7 +155,7 @@ async def apply(
             restarts_turn=restarts_turn,
         )
     except TableRefused as refused:
-        return await refusal(visit, refused)
+        return await refusal(request, visit, refused)
     return await answer(request, visit, table)
 
 
@@ -326,20 +327,17 @@ async def table_react(table_id: str, body: React, request: Request, visit: Visit
 async def table_events(
     request: Request, visit: VisitDep, table: Annotated[Table, Depends(existing_table)]
 ) -> AsyncIterator[ServerSentEvent]:
-    store, clock = visit.store, visit.clock
+    store, clock, table_clock = visit.store, visit.clock, clock_of(request)
     table_id = table.table_id
     seat = table.seat_of(visit.session_id)
     stream = secrets.token_urlsafe(8)  # this connection, among the seat's open streams
     started = clock()
-    told_store = float("-inf")
     sent: tuple[int, tuple[bool, ...]] | None = None
+    await table_clock.streams.opened(table_id, stream, seat)
     try:
         while True:
-            if seat is not None and clock() - told_store >= service.HEARTBEAT:
-                told_store = clock()
-                await store.table_stream_seen(table_id, seat, stream)
-            presence = await service.presence(store, table_id, clock())
-            clock_of(request).note(table, presence)
+            presence = table_clock.streams.known(table_id)
+            table_clock.note(table, presence)
             # A change, or a player whose page came or went: the view again.
             if sent != (table.version, presence.connected):
                 sent = (table.version, presence.connected)
@@ -353,8 +351,8 @@ async def table_events(
             if found > table.version:
                 table = await service.load(store, table_id)
     finally:
+        # The stream may end by cancellation (the browser went): saying so must not be.
+        with anyio.CancelScope(shield=True):
+            await table_clock.streams.closed(table_id, stream, seat)
         if seat is not None:
-            # The stream may end by cancellation (the browser went): saying so must not be.
-            with anyio.CancelScope(shield=True):
-                await store.table_stream_closed(table_id, seat, stream)
-            clock_of(request).check_gone_at(table_id, clock() + service.GRACE)
+            table_clock.check_gone_at(table_id, clock() + service.GRACE)

@@ -21,6 +21,7 @@ from app.store import GameStore, StoreError
 from app.web.games import GameNotFound
 from app.web.hearts.tables import service
 from app.web.hearts.tables.service import Presence, Table, TableRefused
+from app.web.hearts.tables.streams import OpenStreams
 from app.web.hearts.thinking import Busy
 
 logger = logging.getLogger(__name__)
@@ -35,6 +36,7 @@ class TableClock:
         self._deadlines: dict[str, float] = {}  # the turn limits
         self._gone_checks: dict[str, float] = {}  # when a player without a stream may be gone
         self._task: asyncio.Task[None] | None = None
+        self.streams = OpenStreams(store, now)  # the tables' event streams open here
 
     def note(self, table: Table, presence: Presence | None = None) -> None:
         """Watch ``table``'s turn deadline as it is now (none: stop watching it) and, given
@@ -90,6 +92,7 @@ class TableClock:
         self.note(table, present)
 
     async def stop(self) -> None:
+        await self.streams.stop()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -228,7 +228,7 @@ class Presence:
 
 
 async def presence(store: GameStore, table_id: str, now: float) -> Presence:
-    return Presence.of(await store.table_streams(table_id), now)
+    return Presence.of((await store.table_streams([table_id]))[table_id], now)
 
 
 # -- loading and saving -----------------------------------------------------------------------
