@@ -165,23 +165,22 @@ class Table:
     def playing(self) -> bool:
         return self.match is not None and self.match.phase != "match_over"
 
+    def _gone_at(self, presence: Presence) -> dict[int, float]:
+        """By seat still played by its player: when they count as gone (see Presence)."""
+        if not self.playing():
+            return {}
+        return {
+            n: at for n, seat in enumerate(self.seats)
+            if seat.human and not seat.away and (at := presence.gone_at(n)) is not None
+        }
+
     def gone(self, presence: Presence, now: float) -> list[int]:
         """The players who had an event stream and have had none open for GRACE seconds."""
-        return [
-            n for n, seat in enumerate(self.seats)
-            if seat.human and not seat.away and (at := presence.gone_at(n)) is not None
-            and at <= now
-        ] if self.playing() else []
+        return [n for n, at in self._gone_at(presence).items() if at <= now]
 
     def next_gone(self, presence: Presence) -> float | None:
         """When the next player still seated and without a stream will be gone."""
-        if not self.playing():
-            return None
-        times = [
-            at for n, seat in enumerate(self.seats)
-            if seat.human and not seat.away and (at := presence.gone_at(n)) is not None
-        ]
-        return min(times, default=None)
+        return min(self._gone_at(presence).values(), default=None)
 
     def waiting_for(self) -> list[int]:
         """The seats of players the match waits for now."""
