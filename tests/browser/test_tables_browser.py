@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_kit import press, press_and_wait
+from browser_kit import assert_no_axe_violations, press, press_and_wait
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -120,7 +120,7 @@ def open_table_of_two(phone: Page, desktop: Page, seconds: str) -> str:
 LONG_WAIT_MS = 60_000
 
 
-def test_reactions_countdown_and_the_bots_mark(new_page):
+def test_reactions_countdown_and_the_bots_mark(new_page, axe):
     phone, desktop = new_page("phone", "en"), new_page("desktop", "vi")
     open_table_of_two(phone, desktop, "15")
     # Both players are awaited (passing): each page counts down at both seats (its own at the
@@ -136,6 +136,8 @@ def test_reactions_countdown_and_the_bots_mark(new_page):
     expect(phone.locator('#ht-seat-2 .tb-bubble[data-reaction="clap"]')).to_be_visible()
     expect(phone.locator("#tb-said")).to_have_text("Lan: Well played")
     expect(phone.get_by_role("button", name="Well played")).to_be_visible()
+    assert_no_axe_violations(axe, phone, "a table with a reaction shown (en, phone)")
+    assert_no_axe_violations(axe, desktop, "a table with a reaction shown (vi, desktop)")
 
     # Nobody passes: when the time runs out the bot passes for both, and marks their seats.
     for page in (phone, desktop):
