@@ -333,8 +333,8 @@ async def table_events(
     stream = secrets.token_urlsafe(8)  # this connection, among the seat's open streams
     started = clock()
     sent: tuple[int, tuple[bool, ...]] | None = None
-    await table_clock.streams.opened(table_id, stream, seat)
     try:
+        await table_clock.streams.opened(table_id, stream, seat)
         while True:
             presence = table_clock.streams.known(table_id)
             table_clock.note(table, presence)
