@@ -46,6 +46,7 @@
       const at = badge(seat.seat);
       if (!at) continue;
       at.dataset.away = String(seat.away);
+      at.dataset.human = String(seat.human);
       at.dataset.connected = String(seat.connected);
       at.toggleAttribute("data-auto", seat.autoplayed);
       if (seat.autoplayed) at.title = root.dataset.autoLabel;
