@@ -148,9 +148,11 @@ def test_reactions_countdown_and_the_bots_mark(new_page, axe):
 def test_a_player_who_leaves_comes_back_with_one_tap(new_page):
     phone, desktop = new_page("phone", "en"), new_page("desktop", "vi")
     invite = open_table_of_two(phone, desktop, "none")
-    expect(phone.locator('#ht-seat-2[data-away="false"]')).to_have_count(1)
+    expect(phone.locator('#ht-seat-2[data-away="false"][data-connected="true"]')).to_have_count(1)
     context = desktop.context
     desktop.close()
+    # First the phone shows the desktop's page gone (a hollow dot), its player still seated.
+    expect(phone.locator('#ht-seat-2[data-connected="false"]')).to_have_count(1)
     # Past the grace period the desktop's player is away: a bot plays for them.
     expect(phone.locator('#ht-seat-2[data-away="true"]')).to_have_count(1, timeout=LONG_WAIT_MS)
     expect(phone.locator("#ht-seat-2 .ht-seat-name")).to_contain_text("(bot)")
