@@ -22,7 +22,7 @@ from app.web.api_models import (
     SeatState,
     ShownCard,
 )
-from app.web.hearts.tables.service import Presence, Table
+from app.web.hearts.tables.service import Presence, ReactionName, Table
 
 
 class TableSeat(SeatState):
@@ -44,7 +44,7 @@ class TableSeat(SeatState):
 
 class Reaction(BaseModel):
     seat: Seat
-    reaction: str
+    reaction: ReactionName
     version: int = Field(description="The version the reaction made.")
 
 
