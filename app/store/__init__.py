@@ -20,6 +20,10 @@ Tables (Hearts with friends) are shared by several sessions, so they have calls 
 anyone holding a table's id may read it (the web layer decides what each seat may see), every
 write is a compare-and-set on its version, and :meth:`GameStore.wait_table` is the change feed:
 it returns as soon as the table is past a version, whichever process wrote it.
+
+Presence at a table: each open event stream of a seat says so every few seconds
+(:meth:`GameStore.table_streams_seen`) and once more when it closes; the web layer decides from
+these times who is connected and who has been gone long enough to be away.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -40,6 +44,7 @@ __all__ = [
     "StoreError",
     "StoredGame",
     "StoredTable",
+    "StreamSeen",
     "Unreadable",
     "new_game_id",
     "new_table_id",
@@ -86,6 +91,16 @@ class StoredTable:
     version: int
     state: dict[str, Any]
     updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class StreamSeen:
+    """An event stream of a table's seat as last heard of: an open one, or (``open`` False)
+    the seat's last closed one (a store keeps one closed stream per seat)."""
+
+    seat: int
+    seen_at: float
+    open: bool
 
 
 class GameStore(Protocol):
@@ -143,6 +158,15 @@ class GameStore(Protocol):
     async def wait_table(self, table_id: str, after: int, timeout: float) -> int | None:
         """The table's version as soon as it is past `after` (at once if it already is), or
         its version when `timeout` seconds have passed; None if the table does not exist."""
+
+    async def table_streams_seen(self, streams: Sequence[tuple[str, int, str]]) -> None:
+        """These event streams, each ``(table_id, seat, stream)``, are open now."""
+
+    async def table_stream_closed(self, table_id: str, seat: int, stream: str) -> None:
+        """The event stream ``stream`` of ``seat`` closed now."""
+
+    async def table_streams(self, table_ids: Sequence[str]) -> dict[str, list[StreamSeen]]:
+        """By table: every open stream as last heard of, and each seat's last closed one."""
 
     async def purge_expired(self) -> int:
         """Delete games, tables and profiles not written for ttl_days; returns how many were

@@ -6,6 +6,8 @@ Keys (all under the prefix, `cardroom:` by default):
 - `profile:{session_id}` hash: version, data (JSON), updated_at
 - `results:{board}`      list of JSON rows (a finished game each, its session under "s")
 - `table:{table_id}`     hash: version, state (JSON), updated_at
+- `streams:{table_id}`   hash: "{seat}:{stream}" -> when that open event stream was last heard of;
+  "{seat}:" -> when the seat's last stream closed
 - channel `table-changed:{table_id}`: the new version, published by each table write; every
   process listens on one pattern subscription and wakes its own waiters (app/store/feed.py)
 
@@ -21,7 +23,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import urlsplit
@@ -37,6 +39,7 @@ from app.store import (
     StoredGame,
     StoredTable,
     StoreError,
+    StreamSeen,
     create_new,
     dump_json,
     load_object,
@@ -126,8 +129,9 @@ return 1
 # Fail a call rather than hang a request when Redis stops answering.
 SOCKET_TIMEOUT = 5.0
 MAX_CONNECTIONS = 50  # per process; more requests in flight queue for a connection
-# Published changes wake waiters at once; the poll only covers a lost subscription.
-TABLE_POLL = 2.0
+# Published versions wake the waiters at once; reading them again only covers a message lost
+# while subscribing again (every table is read at once when the subscription is back, too).
+TABLE_POLL = 10.0
 RESUBSCRIBE_DELAY = 1.0
 
 
@@ -180,7 +184,7 @@ class RedisStore:
         self._add_result = self._redis.register_script(ADD_RESULT)
         self._rename_results = self._redis.register_script(RENAME_RESULTS)
         self._table_cas = self._redis.register_script(TABLE_COMPARE_AND_SET)
-        self._waiters = TableWaiters(TABLE_POLL)
+        self._waiters = TableWaiters(TABLE_POLL, self._table_version)
         self._listener: asyncio.Task[None] | None = None
         self._subscribed = asyncio.Event()
 
@@ -312,8 +316,46 @@ class RedisStore:
             )
         if result is None:
             return None
-        self._waiters.wake(table_id)
+        self._waiters.wake(table_id, int(result))
         return StoredTable(table_id, int(result), state, now)
+
+    def _streams_key(self, table_id: str) -> str:
+        return f"{self._prefix}streams:{table_id}"
+
+    async def table_streams_seen(self, streams: Sequence[tuple[str, int, str]]) -> None:
+        now = repr(self._clock())
+        async with _errors():
+            pipe = self._redis.pipeline(transaction=False)
+            for table_id, seat, stream in streams:
+                key = self._streams_key(table_id)
+                pipe.hset(key, f"{seat}:{stream}", now)
+                pipe.expire(key, self._ttl)
+            await pipe.execute()
+
+    async def table_stream_closed(self, table_id: str, seat: int, stream: str) -> None:
+        key = self._streams_key(table_id)
+        async with _errors():
+            pipe = self._redis.pipeline(transaction=True)
+            pipe.hdel(key, f"{seat}:{stream}")
+            pipe.hset(key, f"{seat}:", repr(self._clock()))
+            pipe.expire(key, self._ttl)
+            await pipe.execute()
+
+    async def table_streams(self, table_ids: Sequence[str]) -> dict[str, list[StreamSeen]]:
+        ids = list(table_ids)
+        async with _errors():
+            pipe = self._redis.pipeline(transaction=False)
+            for table_id in ids:
+                pipe.hgetall(self._streams_key(table_id))
+            answers = await pipe.execute()
+        found: dict[str, list[StreamSeen]] = {}
+        for table_id, fields in zip(ids, answers, strict=True):
+            seen = found[table_id] = []
+            for name, at in fields.items():
+                seat, _, stream = name.partition(":")
+                with contextlib.suppress(ValueError):  # a field written by something else
+                    seen.append(StreamSeen(int(seat), float(at), bool(stream)))
+        return found
 
     async def _table_version(self, table_id: str) -> int | None:
         async with _errors():
@@ -327,7 +369,7 @@ class RedisStore:
             # A change published before the subscription would only be seen by the poll.
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._subscribed.wait(), min(timeout, SOCKET_TIMEOUT))
-        return await self._waiters.wait(table_id, after, timeout, self._table_version)
+        return await self._waiters.wait(table_id, after, timeout)
 
     async def _listen(self) -> None:
         """One pattern subscription per process: each published table change wakes the
@@ -338,10 +380,13 @@ class RedisStore:
             try:
                 await pubsub.psubscribe(prefix + "*")
                 self._subscribed.set()
+                # What was published while not subscribed was missed: read every table again.
+                self._waiters.wake_all()
                 async for message in pubsub.listen():
-                    channel = message.get("channel")
+                    channel, data = message.get("channel"), message.get("data")
                     if isinstance(channel, str) and channel.startswith(prefix):
-                        self._waiters.wake(channel[len(prefix) :])
+                        version = int(data) if isinstance(data, str) and data.isdigit() else None
+                        self._waiters.wake(channel[len(prefix) :], version)
             except RedisError as exc:
                 logger.warning("table change feed lost (%s); subscribing again", exc)
             finally:

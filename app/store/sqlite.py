@@ -37,7 +37,7 @@ import logging
 import os
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -48,6 +48,7 @@ from app.store import (
     StoredGame,
     StoredTable,
     StoreError,
+    StreamSeen,
     create_new,
     dump_json,
     load_object,
@@ -101,6 +102,15 @@ CREATE TABLE IF NOT EXISTS tables (
     updated_at REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS tables_by_age ON tables (updated_at);
+-- stream '' is the seat's last closed stream
+CREATE TABLE IF NOT EXISTS table_streams (
+    table_id TEXT NOT NULL,
+    seat     INTEGER NOT NULL,
+    stream   TEXT NOT NULL,
+    seen_at  REAL NOT NULL,
+    PRIMARY KEY (table_id, seat, stream)
+);
+CREATE INDEX IF NOT EXISTS table_streams_by_age ON table_streams (seen_at);
 """
 
 # Tuned for a tap's write of a few kB: ~3 WAL pages each, so a checkpoint every ~750 pages.
@@ -179,7 +189,7 @@ class SqliteStore:
             self._close_connections()
             raise StoreError(f"cannot open the SQLite store at {path!r}: {exc}") from exc
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardroom-sqlite")
-        self._waiters = TableWaiters(TABLE_POLL)
+        self._waiters = TableWaiters(TABLE_POLL, self._table_version)
 
     @staticmethod
     def _setup(conn: sqlite3.Connection) -> None:
@@ -467,7 +477,7 @@ class SqliteStore:
         table = await self._run(lambda: _write(conn, update))
         if table is not None:
             self._after_write()
-            self._waiters.wake(table_id)
+            self._waiters.wake(table_id, table.version)
         return table
 
     async def _table_version(self, table_id: str) -> int | None:
@@ -483,7 +493,54 @@ class SqliteStore:
         return await self._run(read)
 
     async def wait_table(self, table_id: str, after: int, timeout: float) -> int | None:
-        return await self._waiters.wait(table_id, after, timeout, self._table_version)
+        return await self._waiters.wait(table_id, after, timeout)
+
+    async def table_streams_seen(self, streams: Sequence[tuple[str, int, str]]) -> None:
+        conn = self._db()
+
+        def upsert() -> None:
+            now = self._clock()
+            conn.executemany(
+                "INSERT OR REPLACE INTO table_streams VALUES (?, ?, ?, ?)",
+                [(table_id, seat, stream, now) for table_id, seat, stream in streams],
+            )
+
+        await self._run(lambda: _write(conn, upsert))
+        self._after_write()
+
+    async def table_stream_closed(self, table_id: str, seat: int, stream: str) -> None:
+        conn = self._db()
+
+        def close() -> None:
+            conn.execute(
+                "DELETE FROM table_streams WHERE table_id = ? AND seat = ? AND stream = ?",
+                (table_id, seat, stream),
+            )
+            conn.execute(
+                "INSERT OR REPLACE INTO table_streams VALUES (?, ?, '', ?)",
+                (table_id, seat, self._clock()),
+            )
+
+        await self._run(lambda: _write(conn, close))
+        self._after_write()
+
+    async def table_streams(self, table_ids: Sequence[str]) -> dict[str, list[StreamSeen]]:
+        conn = self._db()
+        ids = list(table_ids)
+
+        def read() -> dict[str, list[StreamSeen]]:
+            found: dict[str, list[StreamSeen]] = {table_id: [] for table_id in ids}
+            marks = ", ".join("?" * len(ids))
+            rows = conn.execute(
+                "SELECT table_id, seat, seen_at, stream != '' FROM table_streams"
+                f" WHERE table_id IN ({marks})",
+                ids,
+            )
+            for table_id, seat, seen_at, open_ in rows:
+                found[table_id].append(StreamSeen(seat, seen_at, bool(open_)))
+            return found
+
+        return await self._run(read)
 
     async def purge_expired(self) -> int:
         self._db()
@@ -592,11 +649,20 @@ class SqliteStore:
                 (cutoff, PURGE_BATCH),
             ).rowcount
 
+        def streams_batch() -> int:
+            return conn.execute(
+                "DELETE FROM table_streams WHERE rowid IN"
+                " (SELECT rowid FROM table_streams WHERE seen_at < ? LIMIT ?)",
+                (cutoff, PURGE_BATCH),
+            ).rowcount
+
         removed = 0
         # Small transactions, so the other connections' writes get in between.
         for batch in (games_batch, profiles_batch, results_batch, tables_batch):
             while count := _write(conn, batch):
                 removed += count
+        while _write(conn, streams_batch):  # not counted: a table's streams go with it
+            pass
         return removed
 
 

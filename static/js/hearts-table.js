@@ -248,10 +248,10 @@
   });
 
   // Refused actions (409: stale version, illegal card) answer with the table as it is now;
-  // a busy room (503) says so in the status line. A match that is gone (expired) sends the
+  // a busy room (503) and too many reactions at a table (429) say so in the status line. A match that is gone (expired) sends the
   // player to the current one.
   document.addEventListener("htmx:beforeSwap", (e) => {
-    if (e.detail.xhr.status === 409 || e.detail.xhr.status === 503) {
+    if ([409, 429, 503].includes(e.detail.xhr.status)) {
       e.detail.shouldSwap = true;
       e.detail.isError = false;
     } else if (e.detail.xhr.status === 404 && document.getElementById("ht-hand")) {

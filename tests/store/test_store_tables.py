@@ -42,3 +42,17 @@ async def test_a_write_through_another_store_wakes_the_waiter(open_backend):
 async def test_a_waiter_gives_up_after_its_timeout_with_the_version(store):
     table = await store.create_table({})
     assert await store.wait_table(table.table_id, 1, 0.2) == 1
+
+
+async def test_a_tables_event_streams_as_last_heard_of(store):
+    """Open streams each, and one closed stream per seat (its latest): what presence reads."""
+    await store.table_streams_seen([("t1", 0, "a"), ("t1", 0, "b"), ("t1", 2, "c"), ("t2", 1, "d")])
+    found = await store.table_streams(["t1", "t2", "t3"])
+    assert found["t3"] == []
+    assert sorted((s.seat, s.open) for s in found["t1"]) == [(0, True), (0, True), (2, True)]
+    assert [(s.seat, s.open) for s in found["t2"]] == [(1, True)]
+    await store.table_stream_closed("t1", 0, "a")
+    await store.table_stream_closed("t1", 0, "b")
+    after = (await store.table_streams(["t1"]))["t1"]
+    assert sorted((s.seat, s.open) for s in after) == [(0, False), (2, True)]
+    assert all(s.seen_at > 0 for s in after)

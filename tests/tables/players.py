@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,9 +66,26 @@ class Player:
             )
             return next(t for t, e in self.events if e["version"] >= version)
 
-    async def close(self) -> None:
+    async def seen(
+        self, wanted: Callable[[dict[str, Any]], bool], timeout: float = 10.0, start: int = 0
+    ) -> dict[str, Any]:
+        """The first event of this player's stream, from its ``start``-th, that is ``wanted``."""
+
+        def found() -> list[dict[str, Any]]:
+            return [e for _, e in self.events[start:] if wanted(e)]
+
+        async with self.arrived:
+            await asyncio.wait_for(self.arrived.wait_for(found), timeout)
+            return found()[0]
+
+    async def stop_listening(self) -> None:
+        """Close the event stream, as a page does when it is closed or hidden."""
         if self.listener is not None:
             self.listener.cancel()
             with contextlib.suppress(asyncio.CancelledError, httpx.HTTPError):
                 await self.listener
+            self.listener = None
+
+    async def close(self) -> None:
+        await self.stop_listening()
         await self.client.aclose()

@@ -38,7 +38,9 @@ async def test_turn_limit_bot_takes_over_and_gives_back(new_client, clock):
     view = await changed(south, url, view["version"])
     assert view["phase"] == "playing" and len(view["passed"]) == 3
     assert [s["autoplayed"] for s in view["seats"]] == [True, False, True, False]
-    assert all(s["connected"] for s in view["seats"] if s["human"])
+    assert not any(s["away"] for s in view["seats"])
+    # No page of theirs has the event stream open: nobody is connected.
+    assert not any(s["connected"] for s in view["seats"])
 
     # Whoever is to play next among the two players runs out of time again: away.
     turn = view["turn"]
@@ -46,9 +48,12 @@ async def test_turn_limit_bot_takes_over_and_gives_back(new_client, clock):
     clock.advance(LIMIT + 1)
     view = await changed(south, url, view["version"])
     seat = view["seats"][turn]
-    assert seat["autoplayed"] and not seat["connected"]
+    assert seat["autoplayed"] and seat["away"]
+    assert seat["autoplayed_card"] in {c["card"] for t in view["tricks"] for c in t["cards"]} | {
+        c["card"] for c in view["trick"]
+    }
     other = view["seats"][2 - turn]
-    assert other["connected"]
+    assert not other["away"]
 
     # While away, the bot plays that seat: the table only ever waits for the other player.
     assert view["turn"] in (2 - turn, None)
@@ -56,7 +61,7 @@ async def test_turn_limit_bot_takes_over_and_gives_back(new_client, clock):
     player = south if turn == 0 else north
     back = await player.post(f"{url}/back")
     assert back.status_code == 200
-    assert back.json()["seats"][turn]["connected"]
+    assert not back.json()["seats"][turn]["away"]
     # A browser without a seat cannot do it for them.
     stranger = new_client()
     assert (await stranger.post(f"{url}/back")).status_code == 403

@@ -7,16 +7,17 @@ seat's hand and nobody else's.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import AsyncIterator
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
+import anyio
 from fastapi import APIRouter, Body, Depends, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 from pydantic import ConfigDict, Field
 
 from app.rules.cards import parse_card
-from app.rules.hearts import HeartsMatch
 from app.web.api_models import (
     CARD_PATTERN,
     ErrorResponse,
@@ -25,6 +26,7 @@ from app.web.api_models import (
     VersionBody,
     error_responses,
     matches,
+    state_response,
     version_of,
 )
 from app.web.api_models import (
@@ -36,7 +38,7 @@ from app.web.errors import api_error
 from app.web.hearts.api import invalid_card
 from app.web.hearts.tables import service
 from app.web.hearts.tables.clock import TableClock
-from app.web.hearts.tables.service import REACTIONS, Table, TableRefused
+from app.web.hearts.tables.service import REACTIONS, ReactionName, Table, TableRefused
 from app.web.hearts.tables.texts import refused_text
 from app.web.hearts.tables.views import TableView, table_view
 from app.web.i18n import translator
@@ -45,9 +47,7 @@ from app.web.profile import update_profile
 
 router = APIRouter(prefix="/api/hearts/tables", tags=["Hearts"], route_class=ApiRoute)
 
-# An event stream ends after this long without a change; the browser then reconnects (with
-# Last-Event-ID), which also tells a proxy the connection is alive.
-STREAM_WAIT = 15.0
+# An event stream ends after this long; the browser then reconnects (with Last-Event-ID).
 STREAM_LIFETIME = 300.0
 
 
@@ -94,7 +94,7 @@ class StartTable(RequestBody):
 
 
 class React(RequestBody):
-    reaction: Literal["thumbs_up", "laugh", "wow", "sad", "clap"]
+    reaction: ReactionName = Field(description="One of the preset reactions; no free text.")
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"reaction": "clap"}]})
 
@@ -108,14 +108,17 @@ def clock_of(request: Request) -> TableClock:
     return request.app.state.table_clock
 
 
-def answer(request: Request, visit: Visit, table: Table, status: int = 200) -> JSONResponse:
-    clock_of(request).note(table)
-    view = table_view(table, visit.session_id, visit.clock())
-    return JSONResponse(view.model_dump(mode="json"), status_code=status)
+async def answer(request: Request, visit: Visit, table: Table, status: int = 200) -> Response:
+    clock = clock_of(request)
+    presence = await clock.streams.presence(table.table_id)
+    clock.note(table, presence)
+    return state_response(table_view(table, visit.session_id, visit.clock(), presence), status)
 
 
-def refusal(request: Request, visit: Visit, refused: TableRefused) -> JSONResponse:
-    view = table_view(refused.table, visit.session_id, visit.clock())
+async def refusal(request: Request, visit: Visit, refused: TableRefused) -> JSONResponse:
+    table = refused.table
+    presence = await clock_of(request).streams.presence(table.table_id)
+    view = table_view(table, visit.session_id, visit.clock(), presence)
     message = refused_text(refused, translator(visit.lang))
     body = {
         "error": {"code": refused.reason, "message": message},
@@ -144,12 +147,24 @@ async def apply(
     change: service.Change,
     *,
     slow: bool = False,
-) -> JSONResponse:
+    restarts_turn: bool = True,
+) -> Response:
     try:
-        table = await service.change(visit.store, table_id, version, change, visit.clock, slow=slow)
+        table = await service.change(
+            visit.store, table_id, version, change, visit.clock, slow=slow,
+            restarts_turn=restarts_turn,
+        )
     except TableRefused as refused:
-        return refusal(request, visit, refused)
-    return answer(request, visit, table)
+        return await refusal(request, visit, refused)
+    return await answer(request, visit, table)
+
+
+async def seat_move(
+    request: Request, visit: Visit, table_id: str, version: int | None, move: service.Move
+) -> Response:
+    """One of the caller's seat's moves, then the bots' answer."""
+    change = service.seat_action(visit.session_id, move)
+    return await apply(request, visit, table_id, version, change, slow=True)
 
 
 TABLE = {"model": TableView, "description": "The caller's view of the table"}
@@ -158,6 +173,18 @@ REFUSED = {
     409: {"model": ErrorResponse, "description": "Refused; the view as it is now is under state."},
 }
 ACTION = {200: TABLE, **error_responses(404, 413, 422), **REFUSED}
+
+
+def table_action(verb: str, summary: str, responses: dict | None = None) -> Any:
+    """The decorator of ``POST /api/hearts/tables/{table_id}/{verb}``: an action at the table
+    answered with the caller's view (a refusal: the error and the view as it is now)."""
+    return router.post(
+        f"/{{table_id}}/{verb}",
+        response_model=TableView,
+        operation_id=f"hearts_table_{verb.replace('-', '_')}",
+        summary=summary,
+        responses={**ACTION, **(responses or {})},
+    )
 
 
 @router.post(
@@ -182,7 +209,7 @@ async def create_table(
     table = await service.create(
         visit.store, visit.session_id, name, body.bot_level, body.turn_seconds, visit.clock()
     )
-    return answer(request, visit, table, 201)
+    return await answer(request, visit, table, 201)
 
 
 @router.get(
@@ -193,16 +220,10 @@ async def create_table(
     responses=error_responses(404, 422),
 )
 async def get_table(table_id: str, request: Request, visit: VisitDep):
-    return answer(request, visit, await service.load(visit.store, table_id))
+    return await answer(request, visit, await service.load(visit.store, table_id))
 
 
-@router.post(
-    "/{table_id}/seats",
-    response_model=TableView,
-    operation_id="hearts_take_seat",
-    summary="Take a seat (a free one when none is named)",
-    responses=ACTION,
-)
+@table_action("seats", "Take a seat (a free one when none is named)")
 async def take_seat(table_id: str, body: SitDown, request: Request, visit: VisitDep):
     name = await nickname(visit, body.name)
     if isinstance(name, JSONResponse):
@@ -212,13 +233,7 @@ async def take_seat(table_id: str, body: SitDown, request: Request, visit: Visit
     )
 
 
-@router.post(
-    "/{table_id}/start",
-    response_model=TableView,
-    operation_id="hearts_start_table",
-    summary="Start the match (the creator only); bots take the empty seats",
-    responses=ACTION,
-)
+@table_action("start", "Start the match (the creator only); bots take the empty seats")
 async def start_table(
     table_id: str,
     request: Request,
@@ -233,67 +248,35 @@ async def start_table(
     return await apply(request, visit, table_id, None, change, slow=True)
 
 
-@router.post(
-    "/{table_id}/pass",
-    response_model=TableView,
-    operation_id="hearts_table_pass",
-    summary="Pass three cards from the caller's hand",
-    responses=ACTION,
-)
+@table_action("pass", "Pass three cards from the caller's hand")
 async def table_pass(table_id: str, body: HeartsPass, request: Request, visit: VisitDep):
     if not all(matches(CARD_PATTERN, text) for text in body.cards):
         return invalid_card(visit.lang)
     mask = sum({1 << parse_card(text) for text in body.cards})
-
-    def action(match: HeartsMatch, seat: int) -> None:
-        service.pass_cards(match, seat, mask)
-
-    change = service.seat_action(visit.session_id, action)
-    return await apply(request, visit, table_id, body.version, change, slow=True)
+    return await seat_move(request, visit, table_id, body.version, service.pass_cards(mask))
 
 
-@router.post(
-    "/{table_id}/play",
-    response_model=TableView,
-    operation_id="hearts_table_play",
-    summary="Play a card from the caller's hand",
-    responses=ACTION,
-)
+@table_action("play", "Play a card from the caller's hand")
 async def table_play(table_id: str, body: HeartsPlay, request: Request, visit: VisitDep):
     if not matches(CARD_PATTERN, body.card):
         return invalid_card(visit.lang)
-    card = parse_card(body.card)
-
-    def action(match: HeartsMatch, seat: int) -> None:
-        service.play_card(match, seat, card)
-
-    change = service.seat_action(visit.session_id, action)
-    return await apply(request, visit, table_id, body.version, change, slow=True)
+    move = service.play_card(parse_card(body.card))
+    return await seat_move(request, visit, table_id, body.version, move)
 
 
-@router.post(
-    "/{table_id}/next-hand",
-    response_model=TableView,
-    operation_id="hearts_table_next_hand",
-    summary="Deal the next hand after a hand is over",
-    responses=ACTION,
-)
+@table_action("next-hand", "Deal the next hand after a hand is over")
 async def table_next_hand(
     table_id: str,
     request: Request,
     visit: VisitDep,
     body: Annotated[VersionBody | None, Body()] = None,
 ):
-    change = service.seat_action(visit.session_id, service.next_hand)
-    return await apply(request, visit, table_id, version_of(body), change, slow=True)
+    return await seat_move(request, visit, table_id, version_of(body), service.next_hand)
 
 
-@router.post(
-    "/{table_id}/back",
-    response_model=TableView,
-    operation_id="hearts_table_back",
-    summary="Take the seat back from the bot after being away",
-    responses=ACTION,
+@table_action(
+    "back",
+    "Take the seat back from the bot after being away",
 )
 async def table_back(
     table_id: str,
@@ -301,19 +284,19 @@ async def table_back(
     visit: VisitDep,
     body: Annotated[VersionBody | None, Body()] = None,
 ):
+    await service.seen_back(visit.store, table_id, visit.session_id)
     return await apply(request, visit, table_id, version_of(body), service.back(visit.session_id))
 
 
-@router.post(
-    "/{table_id}/reactions",
-    response_model=TableView,
-    operation_id="hearts_table_react",
-    summary=f"Send one of the preset reactions ({', '.join(REACTIONS)})",
-    responses=ACTION,
+@table_action(
+    "reactions",
+    f"Send one of the preset reactions ({', '.join(REACTIONS)})",
+    {429: {"model": ErrorResponse, "description": f"More than {service.REACTION_BURST} "
+           f"reactions from the seat in {service.REACTION_WINDOW:.0f} seconds."}},
 )
 async def table_react(table_id: str, body: React, request: Request, visit: VisitDep):
-    change = service.react(visit.session_id, body.reaction)
-    return await apply(request, visit, table_id, None, change)
+    change = service.react(visit.session_id, body.reaction, visit.clock())
+    return await apply(request, visit, table_id, None, change, restarts_turn=False)
 
 
 @router.get(
@@ -322,8 +305,14 @@ async def table_react(table_id: str, body: React, request: Request, visit: Visit
     operation_id="hearts_table_events",
     summary="The caller's view after each change, as server-sent events (id: the version)",
     description="The current view comes at once on every connection (so a client that "
-    "reconnects, with Last-Event-ID or not, is up to date at once); then one event per change. "
-    "The stream ends after a few minutes; EventSource reconnects by itself.",
+    "reconnects, with Last-Event-ID or not, is up to date at once); then one event per change, "
+    "and the view again (same id) when a player's page opens or closes its stream. "
+    "The stream ends after a few minutes; EventSource reconnects by itself.\n\n"
+    "Presence: a seated player's open stream is what makes the seat `connected`. A seat with no "
+    f"stream open for {service.GRACE:.0f} seconds (longer than a reload or a network blip) is "
+    "`away`, as is a player who let two turns in a row run past the limit: the Normal bot "
+    "plays the seat at once, from that seat's view only, until the player comes back "
+    "(`POST …/back`). A client that never opens the stream is judged by the turn limit alone.",
     responses={
         # Refusals are JSON even here, where the answer itself is an event stream.
         status: {
@@ -338,19 +327,32 @@ async def table_react(table_id: str, body: React, request: Request, visit: Visit
 async def table_events(
     request: Request, visit: VisitDep, table: Annotated[Table, Depends(existing_table)]
 ) -> AsyncIterator[ServerSentEvent]:
-    store, clock = visit.store, visit.clock
+    store, clock, table_clock = visit.store, visit.clock, clock_of(request)
     table_id = table.table_id
+    seat = table.seat_of(visit.session_id)
+    stream = secrets.token_urlsafe(8)  # this connection, among the seat's open streams
     started = clock()
-    while True:
-        clock_of(request).note(table)
-        view = table_view(table, visit.session_id, clock())
-        yield ServerSentEvent(data=view.model_dump(mode="json"), id=str(table.version))
-        version = table.version
-        while version == table.version:
+    sent: tuple[int, tuple[bool, ...]] | None = None
+    try:
+        await table_clock.streams.opened(table_id, stream, seat)
+        while True:
+            presence = table_clock.streams.known(table_id)
+            table_clock.note(table, presence)
+            # A change, or a player whose page came or went: the view again.
+            if sent != (table.version, presence.connected):
+                sent = (table.version, presence.connected)
+                view = table_view(table, visit.session_id, clock(), presence)
+                yield ServerSentEvent(data=view.model_dump(mode="json"), id=str(table.version))
             if await request.is_disconnected() or clock() - started > STREAM_LIFETIME:
                 return
-            found = await store.wait_table(table_id, version, STREAM_WAIT)
+            found = await store.wait_table(table_id, table.version, service.HEARTBEAT)
             if found is None:
                 return
-            if found > version:
+            if found > table.version:
                 table = await service.load(store, table_id)
+    finally:
+        # The stream may end by cancellation (the browser went): saying so must not be.
+        with anyio.CancelScope(shield=True):
+            await table_clock.streams.closed(table_id, stream, seat)
+        if seat is not None:
+            table_clock.check_gone_at(table_id, clock() + service.GRACE)

@@ -1,10 +1,13 @@
-"""The turn limit: each process watches the deadlines of the tables it has served and, when
-one runs out, has the Normal bot play for the awaited player (service.time_out).
+"""The table clock: each process watches the tables it has served for the moment something is
+due without anyone asking, and then has it done (service.clock_tick): a turn that ran past its
+limit (the Normal bot plays for the awaited player) and a player who has gone (their page has
+had no event stream open for service.GRACE seconds: away, the Normal bot plays for them).
 
-Several processes may watch one table (its players' requests reach any instance): each tries,
-the compare-and-set lets one through, and the others find the turn no longer due. A process
-learns a table's deadline from every change it makes and every view it sends, so a table is
-watched as long as anyone is looking at it.
+Several processes may watch one table (its players' requests and streams reach any instance):
+each tries, the compare-and-set on the table's version lets one through, and the others find
+nothing due any more. A process learns a table's turn deadline from every change it makes and
+every view it sends, and who may be gone from the presence its event streams read every few
+seconds and from each stream that closes; so a table is watched as long as anyone is looking.
 """
 
 from __future__ import annotations
@@ -17,55 +20,79 @@ from collections.abc import Callable
 from app.store import GameStore, StoreError
 from app.web.games import GameNotFound
 from app.web.hearts.tables import service
-from app.web.hearts.tables.service import Table, TableRefused
+from app.web.hearts.tables.service import Presence, Table, TableRefused
+from app.web.hearts.tables.streams import OpenStreams
 from app.web.hearts.thinking import Busy
 
 logger = logging.getLogger(__name__)
 
-TICK = 0.25  # how often the deadlines are looked at
+TICK = 0.25  # how often the watched times are looked at
 
 
 class TableClock:
     def __init__(self, store: GameStore, now: Callable[[], float]) -> None:
         self._store = store
         self._now = now
-        self._deadlines: dict[str, float] = {}
+        self._deadlines: dict[str, float] = {}  # the turn limits
+        self._gone_checks: dict[str, float] = {}  # when a player without a stream may be gone
         self._task: asyncio.Task[None] | None = None
+        self.streams = OpenStreams(store, now)  # the tables' event streams open here
 
-    def note(self, table: Table) -> None:
-        """Watch ``table``'s deadline as it is now (none: stop watching it)."""
+    def note(self, table: Table, presence: Presence | None = None) -> None:
+        """Watch ``table``'s turn deadline as it is now (none: stop watching it) and, given
+        its presence, when its next player without a stream will be gone."""
         deadline = table.deadline()
         if deadline is None:
             self._deadlines.pop(table.table_id, None)
-            return
-        self._deadlines[table.table_id] = deadline
-        if self._task is None or self._task.done():
+        else:
+            self._deadlines[table.table_id] = deadline
+        if presence is not None:
+            gone = table.next_gone(presence)
+            if gone is None:
+                self._gone_checks.pop(table.table_id, None)
+            else:
+                self._gone_checks[table.table_id] = gone
+        self._start()
+
+    def check_gone_at(self, table_id: str, when: float) -> None:
+        """Look at the table's presence at ``when`` (a stream of it closed here)."""
+        self._gone_checks[table_id] = min(when, self._gone_checks.get(table_id, when))
+        self._start()
+
+    def _start(self) -> None:
+        if (self._deadlines or self._gone_checks) and (self._task is None or self._task.done()):
             self._task = asyncio.create_task(self._run())
 
     async def _run(self) -> None:
-        while self._deadlines:
+        while self._deadlines or self._gone_checks:
             await asyncio.sleep(TICK)
             now = self._now()
-            for table_id, deadline in list(self._deadlines.items()):
-                if deadline <= now:
-                    await self.time_out(table_id, now)
+            due = {t for t, at in (*self._deadlines.items(), *self._gone_checks.items())
+                   if at <= now}
+            for table_id in due:
+                await self.tick(table_id, now)
 
-    async def time_out(self, table_id: str, now: float) -> None:
+    async def tick(self, table_id: str, now: float) -> None:
+        self._gone_checks.pop(table_id, None)  # noted again below while someone may go
         try:
+            present = await service.presence(self._store, table_id, now)
             table = await service.change(
-                self._store, table_id, None, service.time_out(now), self._now, slow=True
+                self._store, table_id, None, service.clock_tick(now, present), self._now,
+                slow=True,
             )
-        except TableRefused as refused:  # not due any more: another process or a player acted
+        except TableRefused as refused:  # nothing due any more: another process or a player acted
             table = refused.table
         except GameNotFound:
             self._deadlines.pop(table_id, None)
             return
-        except (StoreError, Busy):  # tried again on the next tick
-            logger.warning("the turn limit of table %s could not be applied yet", table_id)
+        except (StoreError, Busy):  # tried again a moment later
+            logger.warning("the clock of table %s could not act yet", table_id)
+            self.check_gone_at(table_id, now + 1.0)
             return
-        self.note(table)
+        self.note(table, present)
 
     async def stop(self) -> None:
+        await self.streams.stop()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -5,6 +5,7 @@ through the event stream of the API (static/js/hearts-live.js), and catches up w
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated
 
 from fastapi import APIRouter, Form, Query, Request
@@ -18,7 +19,13 @@ from app.web.hearts.table import TEMPLATE, Urls, last_trick, piece_renderer
 from app.web.hearts.tables import service
 from app.web.hearts.tables.board import board_pieces, catch_up, turned
 from app.web.hearts.tables.service import REACTIONS, Table, TableRefused
-from app.web.hearts.tables.texts import REACTION_SYMBOLS, compass, refused_text, seat_label
+from app.web.hearts.tables.texts import (
+    REACTION_SYMBOLS,
+    compass,
+    reaction_label,
+    refused_text,
+    seat_label,
+)
 from app.web.hearts.tables.views import seat_view
 from app.web.hearts.texts import seat_names
 from app.web.i18n import translator
@@ -94,7 +101,7 @@ async def table_page(table_id: str, request: Request, visit: VisitDep) -> HTMLRe
         "invite": str(request.url_for("table_page", table_id=table_id)),
         "nickname": visit.profile.data.get("nickname") or "",
         "nickname_max": NICKNAME_MAX,
-        "reactions": [(key, REACTION_SYMBOLS[key]) for key in REACTIONS],
+        "reactions": [(key, REACTION_SYMBOLS[key], reaction_label(key, tr)) for key in REACTIONS],
         "events": f"/api/hearts/tables/{table_id}/events",
         "pieces_url": router.url_path_for("table_pieces", table_id=table_id),
         "piece": None,
@@ -150,42 +157,61 @@ async def seat_act(
 
 
 VersionField = Annotated[str | None, Form()]
+# What a seat's move reads from the page's form: ``cards`` to pass, or the ``card`` played.
+MOVES: dict[str, Callable[[str, str], service.Move]] = {
+    "pass": lambda cards, card: service.pass_cards(_parse_cards(cards)),
+    "play": lambda cards, card: service.play_card(parse_card(card)),
+    "next-hand": lambda cards, card: service.next_hand,
+}
 
 
-@router.post("/t/{table_id}/pass", name="table_pass")
-async def table_pass(
+def move_route(verb: str) -> None:
+    """``POST /hearts/t/{table_id}/{verb}`` (named ``table_pass``, ``table_play``,
+    ``table_next_hand``): the seat's move from the page's form."""
+    read = MOVES[verb]
+
+    async def route(
+        table_id: str, request: Request, visit: VisitDep,
+        cards: Annotated[str, Form(max_length=80)] = "",
+        card: Annotated[str, Form(max_length=8)] = "",
+        version: VersionField = None,
+    ) -> Response:
+        move = service.seat_action(visit.session_id, read(cards, card))
+        return await seat_act(table_id, request, visit, version, move)
+
+    name = f"table_{verb.replace('-', '_')}"
+    router.post(f"/t/{{table_id}}/{verb}", name=name)(route)
+
+
+for verb in MOVES:
+    move_route(verb)
+
+
+@router.post("/t/{table_id}/react", name="table_react")
+async def table_react(
     table_id: str, request: Request, visit: VisitDep,
-    cards: Annotated[str, Form(max_length=80)] = "", version: VersionField = None,
+    reaction: Annotated[str, Form(max_length=20)] = "",
 ) -> Response:
-    def action(match, seat: int) -> None:
-        service.pass_cards(match, seat, _parse_cards(cards))
-
-    change_ = service.seat_action(visit.session_id, action)
-    return await seat_act(table_id, request, visit, version, change_)
-
-
-@router.post("/t/{table_id}/play", name="table_play")
-async def table_play(
-    table_id: str, request: Request, visit: VisitDep,
-    card: Annotated[str, Form(max_length=8)] = "", version: VersionField = None,
-) -> Response:
-    def action(match, seat: int) -> None:
-        service.play_card(match, seat, parse_card(card))
-
-    change_ = service.seat_action(visit.session_id, action)
-    return await seat_act(table_id, request, visit, version, change_)
-
-
-@router.post("/t/{table_id}/next-hand", name="table_next_hand")
-async def table_next_hand(
-    table_id: str, request: Request, visit: VisitDep, version: VersionField = None
-) -> Response:
-    change_ = service.seat_action(visit.session_id, service.next_hand)
-    return await seat_act(table_id, request, visit, version, change_)
+    """A preset reaction from the page; the page shows it when the event stream brings it."""
+    tr = translator(visit.lang)
+    if reaction not in REACTIONS:
+        raise PageError(400, tr.gettext("That is not one of the reactions."))
+    react = service.react(visit.session_id, reaction, visit.clock())
+    try:
+        await service.change(visit.store, table_id, None, react, visit.clock,
+                             restarts_turn=False)
+    except TableRefused as refused:
+        if request.headers.get("hx-request") != "true":
+            raise PageError(refused.status, refused_text(refused, tr)) from None
+        return answer(status(refused_text(refused, tr)), status_code=refused.status)
+    if request.headers.get("hx-request") != "true":
+        return to_table(table_id)
+    return Response(status_code=204)
 
 
 @router.post("/t/{table_id}/back", name="table_back")
 async def table_back(table_id: str, request: Request, visit: VisitDep) -> Response:
+    await service.seen_back(visit.store, table_id, visit.session_id)
     await change(visit, table_id, None, service.back(visit.session_id), request)
     return to_table(table_id)
 

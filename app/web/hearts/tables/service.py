@@ -4,24 +4,30 @@ the bots' answer, the turn limit, all stored by compare-and-set on the table's v
 A table's stored state holds the sessions of its seats and the whole match; nothing here
 leaves the server as is: :mod:`app.web.hearts.tables.views` makes each seat's view.
 
-Who acts: a seat belongs to the session that took it. Bots play the seats nobody took and the
-seats of players who are away; they answer in the request that made the change (and in the
-table clock, app/web/hearts/tables/clock.py, when a turn runs past its limit), never in an
-event stream. Any process may apply a change: the compare-and-set makes sure only one of two
+Who acts: a seat belongs to the session that took it. Bots play the seats nobody took (at the
+table's level) and, with the Normal bot, the seats of players who are away; they answer in the
+request that made the change (and in the table clock, app/web/hearts/tables/clock.py, when a
+turn runs past its limit or a player has gone), never in an event stream.
+
+Away: a player is away, and the Normal bot plays for them at once, after letting two turns in a
+row run past the limit, or when the page has had no event stream open for ``GRACE`` seconds
+(long enough for a reload or a network blip). One tap ("I'm back", ``back``) gives the seat
+back. A client that never opens the event stream (a script on the API) is judged by the turn
+limit alone. Any process may apply a change: the compare-and-set makes sure only one of two
 at once does, and the other retries on the table as it then is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
 from app.bots import choose_pass, choose_play, decision_seed
 from app.bots.driver import pass_for_bots, play_bots
 from app.rules.cards import CardError
 from app.rules.hearts import NUM_SEATS, HeartsError, HeartsMatch, PlayedCard
-from app.store import GameStore, StoredTable
+from app.store import GameStore, StoredTable, StreamSeen
 from app.web.games import GameNotFound
 from app.web.hearts.service import moon_of, random_code
 from app.web.hearts.thinking import THINKING
@@ -33,8 +39,20 @@ TURN_SECONDS_MIN, TURN_SECONDS_MAX = 15, 120
 # A player whose turn ran out this many times in a row is away: a bot plays for them.
 MISSES_BEFORE_AWAY = 2
 LOG_LENGTH = 16  # recent changes kept, so a page a few versions behind can replay the cards
-REACTIONS = ("thumbs_up", "laugh", "wow", "sad", "clap")
+ReactionName = Literal["thumbs_up", "laugh", "wow", "sad", "clap"]
+REACTIONS: tuple[str, ...] = get_args(ReactionName)
+REACTIONS_KEPT = 8
+# A seat may send this many reactions in any window of REACTION_WINDOW seconds.
+REACTION_BURST, REACTION_WINDOW = 3, 10.0
 CAS_ATTEMPTS = 8
+# An open event stream tells the store so every HEARTBEAT seconds; one not heard of for STALE
+# seconds went with its process. A seat without an open stream for GRACE seconds (a reload or a
+# network blip takes less) is away; GRACE is at least STALE, so a stream of a process that died
+# counts as closed by then.
+HEARTBEAT = 4.0
+STALE = 3 * HEARTBEAT
+GRACE = 12.0
+STAND_IN_LEVEL = "normal"  # the bot that plays for a player who is away or out of time
 
 
 class TableRefused(Exception):
@@ -63,6 +81,7 @@ class Seat:
     away: bool = False
     misses: int = 0
     autoplayed: bool = False  # the seat's last card or pass was chosen by the turn limit
+    autoplayed_card: int | None = None  # the card it chose then (None: it passed)
 
     @property
     def human(self) -> bool:
@@ -85,7 +104,8 @@ class Table:
     match: HeartsMatch | None = None
     changed_at: float = 0.0  # when the table last changed: the turn limit counts from here
     log: list[list[Any]] = field(default_factory=list)  # [version, hand, [[seat, card], ...]]
-    reactions: list[list[Any]] = field(default_factory=list)  # [version, seat, reaction]
+    # [version, seat, reaction, when]
+    reactions: list[list[Any]] = field(default_factory=list)
 
     CREATOR = 0  # the creator sits South
 
@@ -102,7 +122,8 @@ class Table:
             None if match is None else HeartsMatch.from_json(match),
             state["changed_at"],
             state["log"],
-            state["reactions"],
+            # Reactions stored before they had a time count as long past.
+            [r if len(r) == 4 else [*r[:3], 0.0] for r in state["reactions"]],
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -111,7 +132,7 @@ class Table:
             "turn_seconds": self.turn_seconds,
             "seats": [
                 {"session": s.session, "name": s.name, "away": s.away, "misses": s.misses,
-                 "autoplayed": s.autoplayed}
+                 "autoplayed": s.autoplayed, "autoplayed_card": s.autoplayed_card}
                 for s in self.seats
             ],
             "match": None if self.match is None else self.match.to_json(),
@@ -141,6 +162,26 @@ class Table:
             return None
         return self.changed_at + self.turn_seconds
 
+    def playing(self) -> bool:
+        return self.match is not None and self.match.phase != "match_over"
+
+    def _gone_at(self, presence: Presence) -> dict[int, float]:
+        """By seat still played by its player: when they count as gone (see Presence)."""
+        if not self.playing():
+            return {}
+        return {
+            n: at for n, seat in enumerate(self.seats)
+            if seat.human and not seat.away and (at := presence.gone_at(n)) is not None
+        }
+
+    def gone(self, presence: Presence, now: float) -> list[int]:
+        """The players who had an event stream and have had none open for GRACE seconds."""
+        return [n for n, at in self._gone_at(presence).items() if at <= now]
+
+    def next_gone(self, presence: Presence) -> float | None:
+        """When the next player still seated and without a stream will be gone."""
+        return min(self._gone_at(presence).values(), default=None)
+
     def waiting_for(self) -> list[int]:
         """The seats of players the match waits for now."""
         match = self.match
@@ -154,6 +195,39 @@ class Table:
         if match.phase == "hand_over":
             return [s for s in range(NUM_SEATS) if s not in bots]
         return []
+
+
+@dataclass(frozen=True, slots=True)
+class Presence:
+    """Whose event streams are open: ``connected`` by seat, and ``last_seen``, when a seat's
+    last stream was last heard of (None: the seat never had one)."""
+
+    connected: tuple[bool, ...] = (False,) * NUM_SEATS
+    last_seen: tuple[float | None, ...] = (None,) * NUM_SEATS
+
+    @classmethod
+    def of(cls, streams: Iterable[StreamSeen], now: float) -> Presence:
+        connected = [False] * NUM_SEATS
+        last: list[float | None] = [None] * NUM_SEATS
+        for stream in streams:
+            if not 0 <= stream.seat < NUM_SEATS:
+                continue
+            alive = stream.open and stream.seen_at > now - STALE
+            connected[stream.seat] |= alive
+            seen = last[stream.seat]
+            last[stream.seat] = stream.seen_at if seen is None else max(seen, stream.seen_at)
+        return cls(tuple(connected), tuple(last))
+
+    def gone_at(self, seat: int) -> float | None:
+        """When a seat without an open stream counts as gone (None: it has one, or never had)."""
+        seen = self.last_seen[seat]
+        if self.connected[seat] or seen is None:
+            return None
+        return seen + GRACE
+
+
+async def presence(store: GameStore, table_id: str, now: float) -> Presence:
+    return Presence.of((await store.table_streams([table_id]))[table_id], now)
 
 
 # -- loading and saving -----------------------------------------------------------------------
@@ -180,11 +254,13 @@ async def change(
     now: Callable[[], float],
     *,
     slow: bool = False,
+    restarts_turn: bool = True,
 ) -> Table:
     """Apply ``apply`` to the table (held at ``version``; None: whatever is current) and
     store it by compare-and-set, retrying on the table as it then is when another change got
     in first and no version was given. ``apply`` raises TableRefused to refuse; ``slow``
-    runs it in the bots' threads (app/web/hearts/thinking.py: they may search). This process
+    runs it in the bots' threads (app/web/hearts/thinking.py: they may search);
+    ``restarts_turn`` False leaves the turn limit running (a reaction is no move). This process
     applies one change of a table at a time, so its own requests do not race each other."""
     async with THINKING.turn_of(f"table:{table_id}"):
         for _ in range(CAS_ATTEMPTS):
@@ -199,7 +275,8 @@ async def change(
             except TableRefused as refused:
                 refused.table = await load(store, table_id)
                 raise
-            table.changed_at = now()
+            if restarts_turn:
+                table.changed_at = now()
             hand = 0 if table.match is None else table.match.hand_number
             table.log = [
                 *table.log[-(LOG_LENGTH - 1) :],
@@ -290,8 +367,11 @@ def start(session_id: str, bot_level: str | None, turn_seconds: int | bool | Non
     return apply
 
 
-def seat_action(session_id: str, action: Callable[[HeartsMatch, int], None]) -> Change:
-    """One of the caller's seat's moves (pass, play, next hand), then the bots' answer."""
+Move = Callable[[HeartsMatch, int], None]  # one of a seat's moves, for the seat given
+
+
+def seat_action(session_id: str, move: Move) -> Change:
+    """One of the caller's seat's moves, then the bots' answer."""
 
     def apply(table: Table) -> list[PlayedCard]:
         seat = table.seat_of(session_id)
@@ -300,10 +380,10 @@ def seat_action(session_id: str, action: Callable[[HeartsMatch, int], None]) -> 
         if table.match is None:
             raise TableRefused(409, "not_started", table)
         me = table.seats[seat]
-        me.misses, me.autoplayed, me.away = 0, False, False
+        me.misses, me.autoplayed, me.autoplayed_card, me.away = 0, False, None, False
         before = len(played_this_hand(table.match))
         hand = table.match.hand_number
-        action(table.match, seat)
+        move(table.match, seat)
         mine = []
         if table.match.hand_number == hand:
             mine = played_this_hand(table.match)[before:]
@@ -317,12 +397,18 @@ def played_this_hand(match: HeartsMatch) -> list[PlayedCard]:
     return [p for trick in view.tricks for p in trick.cards] + list(view.trick)
 
 
-def pass_cards(match: HeartsMatch, seat: int, cards: int) -> None:
-    match.choose_pass(seat, cards)
+def pass_cards(cards: int) -> Move:
+    def move(match: HeartsMatch, seat: int) -> None:
+        match.choose_pass(seat, cards)
+
+    return move
 
 
-def play_card(match: HeartsMatch, seat: int, card: int) -> None:
-    match.play(card, seat=seat)
+def play_card(card: int) -> Move:
+    def move(match: HeartsMatch, seat: int) -> None:
+        match.play(card, seat=seat)
+
+    return move
 
 
 def next_hand(match: HeartsMatch, seat: int) -> None:
@@ -343,50 +429,93 @@ def back(session_id: str) -> Change:
     return apply
 
 
-def react(session_id: str, reaction: str) -> Change:
+async def seen_back(store: GameStore, table_id: str, session_id: str) -> None:
+    """A player taking their seat back counts as seen now, before the seat is theirs again:
+    they then have GRACE seconds to open the event stream (a page does at once) before the
+    clock finds them gone again."""
+    seat = (await load(store, table_id)).seat_of(session_id)
+    if seat is not None:
+        await store.table_stream_closed(table_id, seat, "")
+
+
+def react(session_id: str, reaction: str, now: float) -> Change:
+    """One of the preset reactions, from the caller's seat; REACTION_BURST at most per seat in
+    any REACTION_WINDOW seconds (429)."""
+
     def apply(table: Table) -> list[PlayedCard]:
         seat = table.seat_of(session_id)
         if seat is None:
             raise TableRefused(403, "not_seated", table)
-        table.reactions = [*table.reactions[-7:], [table.version + 1, seat, reaction]]
+        recent = [r for r in table.reactions if r[1] == seat and r[3] > now - REACTION_WINDOW]
+        if len(recent) >= REACTION_BURST:
+            raise TableRefused(429, "too_many_reactions", table)
+        table.reactions = [
+            *table.reactions[-(REACTIONS_KEPT - 1) :], [table.version + 1, seat, reaction, now]
+        ]
         return []
 
     return apply
 
 
+def stand_in(match: HeartsMatch, seat: int) -> PlayedCard | None:
+    """The Normal bot passes or plays once for a player, from that seat's own view only; the
+    card it played (None for a pass)."""
+    view = match.view(seat)
+    if match.phase == "passing":
+        match.choose_pass(seat, choose_pass(STAND_IN_LEVEL, view, decision_seed(view, "pass")))
+        return None
+    card = choose_play(STAND_IN_LEVEL, view, decision_seed(view))
+    match.play(card, seat=seat)
+    return PlayedCard(seat, card)
+
+
 def bots_answer(table: Table) -> list[PlayedCard]:
-    """The bots pass and play for every seat they hold, up to a player's turn."""
+    """The bots pass and play for every seat they hold, up to a player's turn: the table's
+    bots in the empty seats, the Normal bot for the players who are away."""
     match = table.match
     assert match is not None
-    bots = table.bot_seats
-    pass_for_bots(match, bots)
-    return play_bots(match, bots)
+    empty = frozenset(n for n, seat in enumerate(table.seats) if not seat.human)
+    away = table.bot_seats - empty
+    pass_for_bots(match, empty)
+    if match.phase == "passing":
+        for seat in away:
+            if not match.view(seat).pass_chosen:
+                stand_in(match, seat)
+    plays = play_bots(match, empty)
+    while match.phase == "playing" and match.turn in away:
+        played = stand_in(match, match.turn)
+        assert played is not None
+        plays += [played, *play_bots(match, empty)]
+    return plays
 
 
-def time_out(now: float) -> Change:
-    """The turn limit ran out: the Normal bot passes or plays for the players awaited (a hand
-    that is over is dealt on), and a player who missed two turns in a row is away."""
+def clock_tick(now: float, present: Presence) -> Change:
+    """What the table clock does when something is due: the players who have gone are away
+    (the Normal bot plays for them at once); when the turn limit ran out, the Normal bot
+    passes or plays for the players awaited (a hand that is over is dealt on), and a player
+    who missed two turns in a row is away. Nothing due: refused (not_due), nothing written."""
 
     def apply(table: Table) -> list[PlayedCard]:
         match = table.match
+        gone = table.gone(present, now)
         deadline = table.deadline()
-        if match is None or deadline is None or now < deadline:
+        timed_out = deadline is not None and deadline <= now
+        if match is None or not (gone or timed_out):
             raise TableRefused(409, "not_due", table)
+        if gone:  # the turn limit starts again for whoever is awaited next
+            for seat in gone:
+                table.seats[seat].away = True
+            return bots_answer(table)
         plays: list[PlayedCard] = []
         if match.phase == "hand_over":
             match.next_hand()
         else:
             for seat in table.waiting_for():
-                view = match.view(seat)
-                if match.phase == "passing":
-                    cards = choose_pass("normal", view, decision_seed(view, "pass"))
-                    match.choose_pass(seat, cards)
-                else:
-                    card = choose_play("normal", view, decision_seed(view))
-                    match.play(card, seat=seat)
-                    plays.append(PlayedCard(seat, card))
+                played = stand_in(match, seat)
+                plays += [] if played is None else [played]
                 missed = table.seats[seat]
                 missed.autoplayed = True
+                missed.autoplayed_card = None if played is None else played.card
                 missed.misses += 1
                 missed.away = missed.misses >= MISSES_BEFORE_AWAY
         return [*plays, *bots_answer(table)]

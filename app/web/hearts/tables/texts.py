@@ -9,6 +9,16 @@ from app.web.i18n import Translator
 REACTION_SYMBOLS = {"thumbs_up": "👍", "laugh": "😄", "wow": "😮", "sad": "😢", "clap": "👏"}
 
 
+def reaction_label(reaction: str, tr: Translator) -> str:
+    return {
+        "thumbs_up": tr.gettext("Nice one"),
+        "laugh": tr.gettext("Ha ha"),
+        "wow": tr.gettext("Wow"),
+        "sad": tr.gettext("Oh no"),
+        "clap": tr.gettext("Well played"),
+    }[reaction]
+
+
 def compass(tr: Translator) -> tuple[str, str, str, str]:
     return (tr.gettext("South"), tr.gettext("West"), tr.gettext("North"), tr.gettext("East"))
 
@@ -40,5 +50,6 @@ def refused_text(refused: TableRefused, tr: Translator) -> str:
         "already_seated": tr.gettext("You already have a seat at this table."),
         "busy": tr.gettext("The table is busy; try again."),
         "not_due": tr.gettext("The turn has not run out yet."),
+        "too_many_reactions": tr.gettext("That is a lot of reactions: wait a few seconds."),
     }
     return texts.get(refused.reason, tr.gettext("That cannot be done now."))

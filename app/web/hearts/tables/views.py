@@ -13,55 +13,59 @@ from pydantic import BaseModel, Field
 
 from app.rules.cards import card_text, cards_in
 from app.rules.hearts import HeartsView, PlayedCard
-from app.web.api_models import HT_DEAL_PATTERN, FinishedTrick, Play, Seat, ShownCard
-from app.web.hearts.tables.service import Table
+from app.web.api_models import (
+    HT_DEAL_PATTERN,
+    FinishedTrick,
+    HeartsState,
+    Play,
+    Seat,
+    SeatState,
+    ShownCard,
+)
+from app.web.hearts.tables.service import Presence, ReactionName, Table
 
 
-class TableSeat(BaseModel):
-    seat: Seat
-    name: str | None = Field(description="The player's nickname; null for an empty seat.")
-    human: bool = Field(description="A player took this seat (false: a bot plays it).")
-    connected: bool = Field(description="The player plays it now (false: away, a bot plays).")
+class TableSeat(SeatState):
+    name: str | None = Field(  # type: ignore[assignment]
+        description="The player's nickname; null for an empty seat or a player who gave none."
+    )
+    connected: bool = Field(
+        description="The player's page has the table's event stream open now (false for a bot)."
+    )
+    away: bool = Field(
+        description="The player has gone (no event stream for a few seconds, or two turns in a "
+        "row past the limit): the Normal bot plays the seat until they come back (…/back)."
+    )
     autoplayed: bool = Field(description="The turn limit made the bot play this seat's last turn.")
-    cards_left: int = Field(ge=0, le=13)
-    hand_points: int = Field(ge=0, le=26)
-    total: int = Field(ge=0)
+    autoplayed_card: ShownCard | None = Field(
+        description="The card the bot played then (null when it passed, or if it did not play)."
+    )
 
 
 class Reaction(BaseModel):
     seat: Seat
-    reaction: str
-    version: int
+    reaction: ReactionName
+    version: int = Field(description="The version the reaction made.")
 
 
-class TableView(BaseModel):
-    table_id: str
-    game_id: str = Field(description="The table's id again, as in a game's state.")
+class TableView(HeartsState):
+    """A game's state (HeartsState) as one seat of the table sees it, and the table."""
+
     deal: str | None = Field(pattern=HT_DEAL_PATTERN, description="Null until the match is over.")
-    version: int = Field(ge=1)
+    phase: Literal["waiting", "passing", "playing", "hand_over", "match_over"]  # type: ignore[assignment]
+    hand_number: int = Field(ge=0)
+    seats: list[TableSeat] = Field(min_length=4, max_length=4)  # type: ignore[assignment]
+    undo_available: bool = Field(description="Always false: there is no undo at a table.")
+    table_id: str
     my_seat: Seat | None = Field(description="The caller's seat; null for a watcher.")
     creator_seat: Seat
-    bot_level: Literal["easy", "normal", "hard"]
     turn_seconds: int | None
     turn_deadline: float | None = Field(description="Seconds left for the awaited player(s).")
+    awaited: list[Seat] = Field(
+        description="The players the turn limit is running for (empty: none, or no limit)."
+    )
     started: bool
-    phase: Literal["waiting", "passing", "playing", "hand_over", "match_over"]
-    hand_number: int = Field(ge=0)
-    pass_direction: Literal["left", "right", "across", "none"]
-    seats: list[TableSeat] = Field(min_length=4, max_length=4)
-    hand: list[ShownCard] = Field(max_length=13)
-    legal: list[ShownCard] = Field(max_length=13)
     pass_chosen: bool
-    turn: Seat | None
-    trick: list[Play] = Field(max_length=3)
-    tricks: list[FinishedTrick] = Field(max_length=13)
-    hearts_broken: bool
-    passed: list[ShownCard] | None
-    received: list[ShownCard] | None
-    hand_scores: list[list[int]]
-    moon: Seat | None
-    winner: Seat | None
-    undo_available: bool = Field(description="Always false: there is no undo at a table.")
     reactions: list[Reaction]
 
 
@@ -85,15 +89,16 @@ def seat_view(table: Table, seat: int | None) -> HeartsView | None:
     return view
 
 
-def table_view(table: Table, session_id: str, now: float) -> TableView:
+def table_view(table: Table, session_id: str, now: float, presence: Presence) -> TableView:
     seat = table.seat_of(session_id)
     view = seat_view(table, seat)
     deadline = table.deadline()
     over = view is not None and view.phase == "match_over"
     seats = [
         TableSeat(
-            seat=n, name=s.name, human=s.human, connected=s.human and not s.away,
-            autoplayed=s.autoplayed,
+            seat=n, name=s.name, human=s.human, connected=s.human and presence.connected[n],
+            away=s.away, autoplayed=s.autoplayed,
+            autoplayed_card=None if s.autoplayed_card is None else card_text(s.autoplayed_card),
             cards_left=view.cards_left[n] if view else 0,
             hand_points=view.hand_points[n] if view else 0,
             total=view.totals[n] if view else 0,
@@ -110,6 +115,7 @@ def table_view(table: Table, session_id: str, now: float) -> TableView:
         bot_level=table.bot_level,  # type: ignore[arg-type]
         turn_seconds=table.turn_seconds,
         turn_deadline=None if deadline is None else round(max(0.0, deadline - now), 1),
+        awaited=[] if deadline is None else table.waiting_for(),
         started=view is not None,
         phase="waiting" if view is None else view.phase,
         hand_number=0 if view is None else view.hand_number,
@@ -131,7 +137,7 @@ def table_view(table: Table, session_id: str, now: float) -> TableView:
         moon=view.moon if view else None,
         winner=view.winner if view else None,
         undo_available=False,
-        reactions=[Reaction(version=v, seat=s, reaction=r) for v, s, r in table.reactions],
+        reactions=[Reaction(version=v, seat=s, reaction=r) for v, s, r, _ in table.reactions],
     )
 
 

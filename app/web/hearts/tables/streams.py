@@ -1,0 +1,88 @@
+"""The tables' event streams open in this process, and the presence they make.
+
+One task per process tells the store, every ``service.HEARTBEAT`` seconds and in one call, that
+all its seated streams are still open, and reads the presence of every table they watch in one
+more; the streams then read the presence from here, so an open stream costs no store call of its
+own between the table's changes. A stream that opens or closes says so to the store at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+
+from app.store import GameStore, StoreError
+from app.web.hearts.tables.service import HEARTBEAT, Presence
+
+logger = logging.getLogger(__name__)
+
+
+class OpenStreams:
+    def __init__(self, store: GameStore, now: Callable[[], float]) -> None:
+        self._store = store
+        self._now = now
+        self._streams: dict[str, dict[str, int | None]] = {}  # table -> stream -> seat
+        self._presence: dict[str, Presence] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    async def opened(self, table_id: str, stream: str, seat: int | None) -> None:
+        """A stream of ``seat`` (None: a watcher's) opened here."""
+        self._streams.setdefault(table_id, {})[stream] = seat
+        if seat is not None:
+            await self._store.table_streams_seen([(table_id, seat, stream)])
+        await self._refresh([table_id])
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._beat())
+
+    async def closed(self, table_id: str, stream: str, seat: int | None) -> None:
+        streams = self._streams.get(table_id, {})
+        streams.pop(stream, None)
+        if not streams:
+            self._streams.pop(table_id, None)
+            self._presence.pop(table_id, None)
+        if seat is not None:
+            await self._store.table_stream_closed(table_id, seat, stream)
+        if streams:
+            await self._refresh([table_id])
+
+    async def presence(self, table_id: str) -> Presence:
+        """The table's presence: as last read here while a stream of it is open, else read."""
+        known = self._presence.get(table_id)
+        if known is not None:
+            return known
+        return Presence.of((await self._store.table_streams([table_id]))[table_id], self._now())
+
+    def known(self, table_id: str) -> Presence:
+        """The presence last read for a table with a stream open here."""
+        return self._presence.get(table_id, Presence())
+
+    async def _refresh(self, table_ids: list[str]) -> None:
+        found = await self._store.table_streams(table_ids)
+        now = self._now()
+        for table_id in table_ids:
+            if table_id in self._streams:
+                self._presence[table_id] = Presence.of(found[table_id], now)
+
+    async def _beat(self) -> None:
+        while self._streams:
+            await asyncio.sleep(HEARTBEAT)
+            seated = [
+                (table_id, seat, stream)
+                for table_id, streams in self._streams.items()
+                for stream, seat in streams.items()
+                if seat is not None
+            ]
+            try:
+                if seated:
+                    await self._store.table_streams_seen(seated)
+                await self._refresh(list(self._streams))
+            except StoreError as error:  # the next beat tries again
+                logger.warning("the open table streams could not be told: %s", error)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
