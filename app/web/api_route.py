@@ -25,6 +25,7 @@ from fastapi.dependencies.utils import request_body_to_args
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException
+from starlette.routing import BaseRoute
 
 from app.web.deps import get_visit
 
@@ -39,6 +40,11 @@ def lean(endpoint: Endpoint) -> Endpoint:
     handling (put it under the route's decorator)."""
     _LEAN.add(endpoint)
     return endpoint
+
+
+def is_lean(route: BaseRoute) -> bool:
+    """Whether ``route`` calls a :func:`lean` endpoint without FastAPI's general handling."""
+    return isinstance(route, LeanRoute) and route.endpoint in _LEAN
 
 
 def _json_content_type(value: str | None) -> bool:
