@@ -363,6 +363,7 @@ class HeartToHeartGame:
         "_pairs",
         "_removed",
         "_selected",
+        "_status",
         "_stock",
         "_waste",
         "assisted",
@@ -380,6 +381,9 @@ class HeartToHeartGame:
     _history: list[str]  # texts of the moves undo can take back, oldest first
     _clock: float | None  # None until the first move
     _pairs: list[str] | None  # "moves before it:pair" of every pair made (module docstring)
+    # ``status`` once worked out (None: not yet); every change of the piles or the heart clears
+    # it, as a tap asks for it several times (the rules, the clock, the answer).
+    _status: Status | None
     assisted: bool  # an undo (or other help) was used in this game
 
     @classmethod
@@ -396,6 +400,7 @@ class HeartToHeartGame:
         game._clock = None
         game._pairs = []
         game.assisted = False
+        game._status = None
         return game
 
     def copy(self) -> HeartToHeartGame:
@@ -411,6 +416,7 @@ class HeartToHeartGame:
         other._clock = self._clock
         other._pairs = None if self._pairs is None else self._pairs.copy()
         other.assisted = self.assisted
+        other._status = self._status
         return other
 
     def __eq__(self, other: object) -> bool:
@@ -504,6 +510,11 @@ class HeartToHeartGame:
         """``"won"``, ``"stalemate"`` (no free heart card has a partner among the other free
         heart cards or anywhere in stock and waste: no pair can ever be made again) or
         ``"playing"``."""
+        if self._status is None:
+            self._status = self._work_out_status()
+        return self._status
+
+    def _work_out_status(self) -> Status:
         if self._removed == ALL_REMOVED:
             return "won"
         seen = set(self._stock)
@@ -594,6 +605,7 @@ class HeartToHeartGame:
     def _make(self, move: Move) -> TapResult:
         """Apply a legal move, count it and remember it for undo."""
         before = self._selected
+        self._status = None
         if move.kind == "pair":
             free_before = self.free_mask
             gone = 1 << move.first  # type: ignore[operator]
@@ -676,6 +688,7 @@ class HeartToHeartGame:
         if not self._history:
             raise UndoError("nothing_to_undo", "There is no move to undo.")
         move = _MOVE_BY_TEXT[self._history.pop()]
+        self._status = None
         hearts = 1 << self._selected if isinstance(self._selected, int) else 0
         if move.kind == "pair":
             free_before = self.free_mask
@@ -784,6 +797,7 @@ class HeartToHeartGame:
                 raise UndoError("nothing_to_undo", "This game does not remember that far back.")
             again = self._replayed(moves)
             self._removed, self._stock, self._waste = again._removed, again._stock, again._waste
+            self._status = None
             self._moves, self._history, self._pairs = again._moves, again._history, again._pairs
             self._selected = None
             self.assisted = True
@@ -883,6 +897,7 @@ class HeartToHeartGame:
         if not isinstance(data["history"], list) or len(data["history"]) > min(moves, UNDO_LIMIT):
             raise StateError("history must list at most the last 100 moves")
         game._removed = removed
+        game._status = None
         game._moves = moves
         game._clock = None if clock is None else float(clock)
         game._history = _history_of(data["history"])

@@ -173,6 +173,31 @@ def test_random_play_keeps_every_invariant():
     assert stalemates > 100 and undos > 1000
 
 
+def test_the_status_kept_follows_every_step_and_rewind():
+    # A game keeps its status once worked out, so every step must clear it; a game loaded
+    # afresh from the same state works it out from scratch. Games are played into a stalemate
+    # (pairs taken only now and then, so some go past the undo history), then taken back: by
+    # undo, or by replaying the deal (rewind).
+    rng = random.Random(11)
+    rewound = Counter()
+    for number in rng.sample(range(CODE_SPACE), 60):
+        game = new_game(DealCode("HH1", "N", number))
+        while game.status == "playing":
+            if rng.random() < 0.05 and game.undo_depth:
+                game.undo()
+            else:
+                moves = list(game.legal_moves())
+                pairs = [move for move in moves if move.kind == "pair"]
+                game.play(rng.choice(pairs if pairs and rng.random() < 0.2 else moves))
+            assert game.status == HeartToHeartGame.from_json(game.to_json()).status
+        if game.status == "stalemate" and game.moves:  # (some deals are stuck from the start)
+            by_replay = game.moves > game.undo_depth
+            game.rewind(0 if by_replay else rng.randrange(game.moves))
+            assert game.status == HeartToHeartGame.from_json(game.to_json()).status == "playing"
+            rewound[by_replay] += 1
+    assert rewound[True] and rewound[False]
+
+
 def test_greedy_play_wins_some_and_undoes_all_the_way_back():
     rng = random.Random(7)
     won = 0
@@ -218,6 +243,13 @@ class HeartToHeartMachine(RuleBasedStateMachine):
     @rule(seconds=st.floats(0, 5))
     def pass_time(self, seconds):
         self.referee.pass_time(seconds)
+
+    @invariant()
+    def the_status_kept_is_the_status_of_the_position(self):
+        # A game keeps its status once worked out: every step must clear it. A game loaded
+        # afresh from the same state works it out from scratch.
+        game = self.referee.game
+        assert game.status == HeartToHeartGame.from_json(game.to_json()).status
 
     @invariant()
     def a_won_game_scores_250(self):
