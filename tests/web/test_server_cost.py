@@ -17,7 +17,7 @@ from app.rules.heart_to_heart import HeartToHeartGame
 from app.rules.hearts import HeartsMatch
 from app.web.compression import COMPRESS_MIN
 from app.web.session import COOKIE_NAME, SessionMiddleware
-from tests.reliability.cardroom_pages import HX, h2h_board
+from tests.reliability.cardroom_pages import H2H_STALE, HX, h2h_board
 
 STYLESHEET = re.compile(r'<link rel="stylesheet" href="(/static/[^"]+)"')
 
@@ -160,6 +160,45 @@ async def test_an_api_action_without_a_version_applies_to_the_game_as_it_is(clie
                                    json={"target": "stock", "version": after["version"]})
     assert answer.status_code == 409
     assert answer.json()["state"]["moves"] == 3
+
+async def test_a_tap_on_the_version_this_process_stored_still_checks_the_store(
+    client, new_client, app
+):
+    """A player's next tap is applied to the game this process stored last, without reading it
+    back: the store's compare-and-set must still catch another instance's move, another
+    browser."""
+    game_id, version = h2h_board((await client.get("/heart-to-heart")).text)
+    tap = f"/heart-to-heart/games/{game_id}/tap"
+    assert (await client.post(tap, data={"target": "stock", "version": str(version)},
+                              headers=HX)).status_code == 200
+    version += 1  # what this process stored, and the page now holds
+    session = SessionMiddleware(app, app.state.settings.secret_key, False).session_from(
+        client.cookies[COOKIE_NAME])
+    # Another browser, at that very version: the game is not its own.
+    stranger = await new_client().post(tap, data={"target": "stock", "version": str(version)},
+                                       headers=HX)
+    assert stranger.status_code == 404
+    assert (await app.state.store.get(session, game_id)).version == version
+    # Another instance draws meanwhile (straight into the store).
+    stored = await app.state.store.get(session, game_id)
+    moved = await app.state.store.compare_and_set(session, game_id, version, drawn(stored.state))
+    assert moved is not None
+    for answer in (
+        await client.post(tap, data={"target": "stock", "version": str(version)}, headers=HX),
+        await client.post(f"/api/heart-to-heart/games/{game_id}/tap",
+                          json={"target": "stock", "version": version}),
+    ):
+        assert answer.status_code in (200, 409)
+        assert H2H_STALE in answer.text or answer.json()["error"]["code"] == "stale_version"
+    after = await app.state.store.get(session, game_id)
+    assert after.version == version + 1
+    assert HeartToHeartGame.from_json(after.state).moves == 2  # this tap's draw and the other's
+    # The stale answer gave the page the other instance's version: play goes on from there.
+    page = await client.post(f"/heart-to-heart/games/{game_id}/undo",
+                             data={"version": str(version + 1)}, headers=HX)
+    assert page.status_code == 200
+    assert (await app.state.store.get(session, game_id)).version == version + 2
+
 
 HEARTS_API = "/api/hearts/games"
 PLAYS = 5

@@ -21,6 +21,7 @@ from app.rules.heart_to_heart import (
     HEART_SIZE,
     HeartToHeartGame,
     Target,
+    positions_in,
     rank_name,
     target_text,
 )
@@ -202,11 +203,12 @@ def action_changes(
                        stored_board(after, undo_url, options, lang), lang)
     _, sides_before = stored_sides(before, undo_url, options, lang)
     help, sides_after = stored_sides(after, undo_url, options, lang)
-    cards = Markup("").join(
-        render(TEMPLATE, heart_piece(new, pos, help, lang), lang, oob=True)
-        for pos in range(HEART_SIZE) if differ >> pos & 1
-    )
-    return cards + render_all(TEMPLATE, sides_after, changed(sides_before, sides_after), lang)
+    # Every part is drawn markup already: joined as text, made Markup once.
+    parts = [render(TEMPLATE, heart_piece(new, pos, help, lang), lang, oob=True)
+             for pos in positions_in(differ)]
+    parts += [render(TEMPLATE, sides_after[name], lang, oob=True)
+              for name in changed(sides_before, sides_after)]
+    return Markup("".join(parts))
 
 
 def heart(board: Pieces, lang: str, *, oob: bool = False) -> Markup:

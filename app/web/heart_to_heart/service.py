@@ -95,6 +95,12 @@ def remember(stored: StoredGame, game: HeartToHeartGame) -> None:
     keep(_RECENT, (stored.game_id, stored.version), game.copy())
 
 
+# The game each session's last action in this process stored, by (session id, game id): a
+# player's next tap, sent with that version, is applied to it without reading the game back
+# (see act). Shared: read only.
+_LAST_STORED: OrderedDict[tuple[str, str], LoadedGame] = OrderedDict()
+
+
 def load(stored: StoredGame) -> HeartToHeartGame:
     """The game of ``stored``, as a fresh copy the caller may change; GameUnreadable when this
     version cannot read it (written by a newer one, or damaged)."""
@@ -264,7 +270,31 @@ async def act(
     action's turn comes: when another request changes it first, the action is applied again to
     what that request stored (app/web/games.py, until_applied)."""
 
+    async def save(before: LoadedGame, game: HeartToHeartGame, result: TapResult) -> Turn | None:
+        saved = await commit(store, session_id, before.stored, game)
+        if saved is None:  # another tab, a double tap or another instance won the race
+            return None
+        remember(saved, game)
+        after = Loaded(saved, game)
+        keep(_LAST_STORED, (session_id, game_id), after)
+        return Turn(before, after, result)
+
     async def attempt() -> Turn | None:
+        known = _LAST_STORED.get((session_id, game_id))
+        if known is not None and known.stored.version == version:
+            # This process stored that very version for this session: the compare-and-set
+            # checks that it is still the stored one (and still this session's, not expired).
+            # Only a change is answered without reading the game; a refusal or an action that
+            # changes nothing is answered from what the store holds, below.
+            game = known.game.copy()
+            timing(game, known.stored)
+            try:
+                result = action(game)
+            except UndoError:
+                pass
+            else:
+                if result.changed:
+                    return await save(known, game, result)
         before = await owned(store, session_id, game_id)
         if not is_stored(before.stored):
             state = before.game.to_json()
@@ -279,11 +309,7 @@ async def act(
             raise Refused(error, before) from error
         if not result.changed:
             return Turn(before, before, result)
-        saved = await commit(store, session_id, before.stored, game)
-        if saved is None:  # another tab or a double tap won the race
-            return None
-        remember(saved, game)
-        return Turn(before, Loaded(saved, game), result)
+        return await save(before, game, result)
 
     return await until_applied(version, attempt, lambda: owned(store, session_id, game_id))
 
