@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict
-from functools import cache
+from functools import cache, lru_cache
 from typing import Annotated, Literal, TypeVar
 
 from fastapi import APIRouter, Body
@@ -19,9 +19,9 @@ from pydantic import BaseModel, Field
 
 from app.rules.deal_codes import DealCodeError
 from app.rules.heart_to_heart import (
-    HEART_SIZE,
     PositionState,
     Target,
+    free_mask_of,
     new_game,
     parse_target,
     rank_name,
@@ -71,6 +71,16 @@ def heart_card(pos: int, rank: int, state: PositionState) -> HeartCard:
     return HeartCard(pos=pos, rank=rank_name(rank), state=state)
 
 
+@lru_cache(maxsize=4096)
+def heart_cards(ranks: tuple[int, ...], removed: int) -> list[HeartCard]:
+    """The heart as the API shows it, by the deal's cards and which are gone (taps that make no
+    pair leave both as they were). Shared: read only."""
+    free = free_mask_of(removed)
+    return [heart_card(pos, rank, "removed" if removed >> pos & 1
+                       else "free" if free >> pos & 1 else "covered")
+            for pos, rank in enumerate(ranks)]
+
+
 @cache
 def options_model(options: Options) -> HeartToHeartOptions:
     """The options as the API shows them (one of four, shared like the cards)."""
@@ -90,8 +100,7 @@ def game_state(
         score=game.score,
         moves=game.moves,
         elapsed_seconds=game.elapsed_seconds,
-        heart=[heart_card(pos, game.rank_at(pos), game.position_state(pos))
-               for pos in range(HEART_SIZE)],
+        heart=heart_cards(game.heart_ranks, game.removed_mask),
         stock_count=game.stock_count,
         waste_count=game.waste_count,
         waste_top=None if top is None else rank_name(top),
