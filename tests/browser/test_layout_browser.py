@@ -1,5 +1,6 @@
 """Every common screen plays without scrolling: at each size, in both games and both languages,
-every card in play and every button lies inside the viewport, and the page does not scroll."""
+every card in play and every button lies inside the viewport, and the page does not scroll. A
+table with friends too, whose invite and reactions take a line more."""
 
 from __future__ import annotations
 
@@ -38,19 +39,24 @@ OUTSIDE_JS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("lang", ["vi", "en"])
-@pytest.mark.parametrize("game", sorted(PAGES))
-@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-def test_everything_in_play_is_on_the_screen(browser, base_url, game, lang, width, height):
+def phone_or_desktop(browser, base_url: str, lang: str, width: int, height: int):
     phone = min(width, height) < 500
     context = browser.new_context(
         base_url=base_url, locale=LOCALES[lang], extra_http_headers={"Accept-Language": lang},
         viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone,
         device_scale_factor=2 if phone else 1,
     )
+    context.set_default_timeout(WAIT_MS)
+    context.add_init_script(HTMX_COUNTER)
+    return context
+
+
+@pytest.mark.parametrize("lang", ["vi", "en"])
+@pytest.mark.parametrize("game", sorted(PAGES))
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_everything_in_play_is_on_the_screen(browser, base_url, game, lang, width, height):
+    context = phone_or_desktop(browser, base_url, lang, width, height)
     try:
-        context.set_default_timeout(WAIT_MS)
-        context.add_init_script(HTMX_COUNTER)
         page = context.new_page()
         path, cards = PAGES[game]
         page.goto(path)
@@ -60,5 +66,27 @@ def test_everything_in_play_is_on_the_screen(browser, base_url, game, lang, widt
         assert not outside, f"{game} at {width}x{height} ({lang}): off the screen: {outside}"
         if (width, height, lang) == (844, 390, "en"):
             screenshot(page, f"{game}-landscape.png")
+    finally:
+        context.close()
+
+
+# The phones a table is most often opened on (the common 360 × 740 among them), and a desktop.
+TABLE_SIZES = [(360, 640), (360, 740), (390, 844), (844, 390), (740, 360), (1280, 800)]
+
+
+@pytest.mark.parametrize("lang", ["vi", "en"])
+@pytest.mark.parametrize(("width", "height"), TABLE_SIZES, ids=[f"{w}x{h}" for w, h in TABLE_SIZES])
+def test_a_table_with_friends_passes_without_scrolling(browser, base_url, lang, width, height):
+    context = phone_or_desktop(browser, base_url, lang, width, height)
+    try:
+        page = context.new_page()
+        page.goto("/")
+        page.locator('form[action="/hearts/tables"] button').click()
+        page.locator('select[name="seconds"]').select_option("none")
+        page.locator('[data-action="start"]').click()
+        expect(page.locator("#ht-hand button.card")).to_have_count(13)
+        page.wait_for_function("() => document.fonts.status === 'loaded'")
+        outside = page.evaluate(OUTSIDE_JS)
+        assert not outside, f"a table at {width}x{height} ({lang}): off the screen: {outside}"
     finally:
         context.close()
