@@ -78,7 +78,7 @@ class Refused(Exception):
 
 # Games this process loaded or stored lately, by (game id, version). A version names exactly one
 # state (the store only ever writes version n+1 over version n), so a hit is that state, and
-# saves re-reading and re-checking the JSON on every tap. Entries are private copies.
+# saves re-reading and re-checking the JSON on every tap. Shared: read only (load copies).
 _RECENT: OrderedDict[tuple[str, int], HeartToHeartGame] = OrderedDict()
 RECENT_GAMES = 2048
 
@@ -92,7 +92,8 @@ def keep(cache: OrderedDict, key: tuple, value: Any) -> None:
 
 
 def remember(stored: StoredGame, game: HeartToHeartGame) -> None:
-    keep(_RECENT, (stored.game_id, stored.version), game.copy())
+    """Keep ``game`` as the state of ``stored`` (itself, not a copy: nobody changes it after)."""
+    keep(_RECENT, (stored.game_id, stored.version), game)
 
 
 # The game each session's last action in this process stored, by (session id, game id): a
