@@ -15,6 +15,7 @@ from fastapi import FastAPI
 
 from app.rules.heart_to_heart import HeartToHeartGame
 from app.rules.hearts import HeartsMatch
+from app.store import SECONDS_PER_DAY
 from app.web.compression import COMPRESS_MIN
 from app.web.session import COOKIE_NAME, SessionMiddleware
 from tests.reliability.cardroom_pages import H2H_STALE, HX, h2h_board
@@ -138,6 +139,12 @@ def drawn(state: dict) -> dict:
     return game.to_json()
 
 
+def undone(state: dict) -> dict:
+    game = HeartToHeartGame.from_json(state)
+    game.undo()
+    return game.to_json()
+
+
 def taken_back(state: dict) -> dict:
     match = HeartsMatch.from_json(state)
     match.undo()
@@ -198,6 +205,43 @@ async def test_a_tap_on_the_version_this_process_stored_still_checks_the_store(
                              data={"version": str(version + 1)}, headers=HX)
     assert page.status_code == 200
     assert (await app.state.store.get(session, game_id)).version == version + 2
+
+
+async def test_a_game_dealt_again_under_its_id_is_read_not_taken_from_memory(client, app, clock):
+    """A page's game keeps its id when it expires and is dealt again (the id comes from the
+    session and the deal). If other instances then bring the new game to the version this
+    process stored for the old one, a tap at that version must act on the new game."""
+    game_id, version = h2h_board((await client.get("/heart-to-heart")).text)
+    tap = f"/heart-to-heart/games/{game_id}/tap"
+    for _ in range(2):  # two draws, remembered here at version + 2
+        answer = await client.post(tap, data={"target": "stock", "version": str(version)},
+                                   headers=HX)
+        assert answer.status_code == 200
+        version += 1
+    session = SessionMiddleware(app, app.state.settings.secret_key, False).session_from(
+        client.cookies[COOKIE_NAME])
+    old = HeartToHeartGame.from_json((await app.state.store.get(session, game_id)).state)
+    clock.advance(app.state.settings.game_ttl_days * SECONDS_PER_DAY + 1)  # it expires
+    # Other instances deal it again and play it to the same version another way: a draw, then
+    # its undo (so the stock is full again, where the old game had two cards turned).
+    fresh = old.copy()
+    while fresh.moves:
+        fresh.undo()
+    store = app.state.store
+    stored = await store.create_named(session, "heart_to_heart", fresh.to_json(), game_id)
+    assert stored is not None and stored.version == 1
+    stored = await store.compare_and_set(session, game_id, 1, drawn(stored.state))
+    stored = await store.compare_and_set(session, game_id, 2, undone(stored.state))
+    assert stored.version == version
+    now = HeartToHeartGame.from_json(stored.state)
+    assert now.stock_ranks != old.stock_ranks
+    answer = await client.post(tap, data={"target": "stock", "version": str(version)}, headers=HX)
+    assert answer.status_code == 200
+    after = HeartToHeartGame.from_json((await store.get(session, game_id)).state)
+    expected = now.copy()
+    expected.tap("stock")
+    assert after.stock_ranks == expected.stock_ranks
+    assert after.waste_ranks == expected.waste_ranks
 
 
 HEARTS_API = "/api/hearts/games"

@@ -26,7 +26,7 @@ from app.rules.heart_to_heart import (
     target_text,
 )
 from app.web.heart_to_heart.assists import Hint, can_finish
-from app.web.heart_to_heart.service import LoadedGame, Options, keep
+from app.web.heart_to_heart.service import LoadedGame, Options, keep, written
 from app.web.i18n import heart_name
 from app.web.pieces import Piece, Pieces, changed, render, render_all, render_once
 
@@ -150,15 +150,15 @@ def help_text(targets: frozenset[Target] | tuple[()]) -> str:
     return " ".join(sorted(map(str, targets), key=lambda t: (not t.isdigit(), len(t), t)))
 
 
-# The boards of stored versions, by (game id, version, placement help, language): a tap's
-# "before" is the previous tap's "after", so each tap builds the board once.
-_BOARDS: OrderedDict[tuple[str, int, bool, str], Pieces] = OrderedDict()
+# The boards of stored versions, by (the write, placement help, language) (the write: see
+# service.written): a tap's "before" is the previous tap's "after", so each tap builds the
+# board once.
+_BOARDS: OrderedDict[tuple[tuple[str, int, float], bool, str], Pieces] = OrderedDict()
 
 
 def stored_board(loaded: LoadedGame, undo_url: str, options: Options, lang: str) -> Pieces:
     """``build_board`` of a stored game (shared: read only)."""
-    stored = loaded.stored
-    key = (stored.game_id, stored.version, options.placement_help, lang)
+    key = (written(loaded.stored), options.placement_help, lang)
     board = _BOARDS.get(key)
     if board is None:
         board = with_heart(loaded.game, *stored_sides(loaded, undo_url, options, lang), lang)
@@ -168,7 +168,7 @@ def stored_board(loaded: LoadedGame, undo_url: str, options: Options, lang: str)
 
 # The side pieces of stored versions, keyed as _BOARDS: a tap's "before" is the previous
 # tap's "after".
-_SIDES: OrderedDict[tuple[str, int, bool, str], tuple[Help, Pieces]] = OrderedDict()
+_SIDES: OrderedDict[tuple[tuple[str, int, float], bool, str], tuple[Help, Pieces]] = OrderedDict()
 
 
 def stored_sides(
@@ -176,7 +176,7 @@ def stored_sides(
 ) -> tuple[Help, Pieces]:
     """``placement`` and ``side_pieces`` of a stored game (shared: read only)."""
     stored = loaded.stored
-    key = (stored.game_id, stored.version, options.placement_help, lang)
+    key = (written(stored), options.placement_help, lang)
     found = _SIDES.get(key)
     if found is None:
         help = placement(loaded.game, options)

@@ -24,7 +24,7 @@ from app.rules.heart_to_heart import (
     UndoError,
     new_game,
 )
-from app.store import GameStore, GameUnreadable, StoredGame, Unreadable
+from app.store import SECONDS_PER_DAY, GameStore, GameUnreadable, StoredGame, Unreadable
 from app.web.games import (
     Loaded,
     StaleVersion,
@@ -76,10 +76,12 @@ class Refused(Exception):
         self.current = current
 
 
-# Games this process loaded or stored lately, by (game id, version). A version names exactly one
-# state (the store only ever writes version n+1 over version n), so a hit is that state, and
-# saves re-reading and re-checking the JSON on every tap. Shared: read only (load copies).
-_RECENT: OrderedDict[tuple[str, int], HeartToHeartGame] = OrderedDict()
+# Games this process loaded or stored lately, by what names one write: (game id, version, time
+# of the write). The store only ever writes version n+1 over version n, but a game that expired
+# may be dealt again under its id (a page's game: app/web/games.py) and reach the same version,
+# so the version alone does not name a state. A hit saves re-reading and re-checking the JSON on
+# every tap. Shared: read only (load copies).
+_RECENT: OrderedDict[tuple[str, int, float], HeartToHeartGame] = OrderedDict()
 RECENT_GAMES = 2048
 
 
@@ -91,9 +93,14 @@ def keep(cache: OrderedDict, key: tuple, value: Any) -> None:
         cache.popitem(last=False)
 
 
+def written(stored: StoredGame) -> tuple[str, int, float]:
+    """What names the write of ``stored``: its game, version and time (see _RECENT)."""
+    return (stored.game_id, stored.version, stored.updated_at)
+
+
 def remember(stored: StoredGame, game: HeartToHeartGame) -> None:
     """Keep ``game`` as the state of ``stored`` (itself, not a copy: nobody changes it after)."""
-    keep(_RECENT, (stored.game_id, stored.version), game)
+    keep(_RECENT, written(stored), game)
 
 
 # The game each session's last action in this process stored, by (session id, game id): a
@@ -105,7 +112,7 @@ _LAST_STORED: OrderedDict[tuple[str, str], LoadedGame] = OrderedDict()
 def load(stored: StoredGame) -> HeartToHeartGame:
     """The game of ``stored``, as a fresh copy the caller may change; GameUnreadable when this
     version cannot read it (written by a newer one, or damaged)."""
-    game = _RECENT.get((stored.game_id, stored.version))
+    game = _RECENT.get(written(stored))
     if game is None:
         try:
             # Our own store holds only what our to_json() wrote: no need to replay its history.
@@ -220,9 +227,6 @@ async def owned(store: GameStore, session_id: str, game_id: str) -> LoadedGame:
     return await owned_game(store, session_id, game_id, readable, page_game, NOT_FOUND)
 
 
-# How the time spent before an action is counted (the rules count it only while the game is
-# in play): the server's time since the game was last saved.
-Timing = Callable[[HeartToHeartGame, StoredGame], None]
 
 
 def play_time(gap: float, on_screen: float | None) -> float:
@@ -237,20 +241,29 @@ def play_time(gap: float, on_screen: float | None) -> float:
     return max(min(on_screen, gap), min(gap, MIN_STEP_SECONDS))
 
 
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """When an action came (``now``, the server's time) and how the time spent before it is
+    counted (the rules count it only while the game is in play): the server's time since the
+    game was last saved, or what a page says was on its screen (``elapsed``)."""
+
+    now: float
+    elapsed: float | None = None
+
+    def count(self, game: HeartToHeartGame, stored: StoredGame) -> None:
+        on_screen = None if self.elapsed is None else max(self.elapsed - game.play_time, 0.0)
+        game.add_play_time(play_time(self.now - stored.updated_at, on_screen))
+
+
 def screen_time(elapsed: float | None, now: float) -> Timing:
     """A page's action: ``elapsed`` is the play time its clock shows (what it had from the
     server, plus the seconds the page was visible since); None when it sent none."""
-
-    def count(game: HeartToHeartGame, stored: StoredGame) -> None:
-        on_screen = None if elapsed is None else max(elapsed - game.play_time, 0.0)
-        game.add_play_time(play_time(now - stored.updated_at, on_screen))
-
-    return count
+    return Timing(now, elapsed)
 
 
 def wall_time(now: float) -> Timing:
     """An API client's action: it has no screen to hide, so the whole gap counts (capped)."""
-    return screen_time(None, now)
+    return Timing(now)
 
 
 Action = Callable[[HeartToHeartGame], TapResult]
@@ -282,13 +295,16 @@ async def act(
 
     async def attempt() -> Turn | None:
         known = _LAST_STORED.get((session_id, game_id))
-        if known is not None and known.stored.version == version:
-            # This process stored that very version for this session: the compare-and-set
-            # checks that it is still the stored one (and still this session's, not expired).
-            # Only a change is answered without reading the game; a refusal or an action that
-            # changes nothing is answered from what the store holds, below.
+        if (known is not None and known.stored.version == version
+                and timing.now - known.stored.updated_at < SECONDS_PER_DAY):
+            # This process stored that very version for this session less than a day ago, the
+            # shortest expiry: the game cannot have expired and been dealt again under its id
+            # since, so that version is still this state, if the store still holds it. The
+            # compare-and-set checks that it does (and that it is still this session's). Only a
+            # change is answered without reading the game; a refusal or an action that changes
+            # nothing is answered from what the store holds, below.
             game = known.game.copy()
-            timing(game, known.stored)
+            timing.count(game, known.stored)
             try:
                 result = action(game)
             except UndoError:
@@ -303,7 +319,7 @@ async def act(
         if version is not None and version != before.stored.version:
             raise StaleVersion(before)
         game = before.game.copy()
-        timing(game, before.stored)
+        timing.count(game, before.stored)
         try:
             result = action(game)
         except UndoError as error:
