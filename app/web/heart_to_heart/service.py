@@ -227,8 +227,6 @@ async def owned(store: GameStore, session_id: str, game_id: str) -> LoadedGame:
     return await owned_game(store, session_id, game_id, readable, page_game, NOT_FOUND)
 
 
-
-
 def play_time(gap: float, on_screen: float | None) -> float:
     """The play time of a ``gap`` of server time between two actions: capped at
     IDLE_CAP_SECONDS; when the page reports that only ``on_screen`` seconds of it were visible
@@ -284,6 +282,12 @@ async def act(
     action's turn comes: when another request changes it first, the action is applied again to
     what that request stored (app/web/games.py, until_applied)."""
 
+    def applied(before: LoadedGame) -> tuple[HeartToHeartGame, TapResult]:
+        """The action on a copy of ``before``'s game, its time counted (UndoError: refused)."""
+        game = before.game.copy()
+        timing.count(game, before.stored)
+        return game, action(game)
+
     async def save(before: LoadedGame, game: HeartToHeartGame, result: TapResult) -> Turn | None:
         saved = await commit(store, session_id, before.stored, game)
         if saved is None:  # another tab, a double tap or another instance won the race
@@ -303,10 +307,8 @@ async def act(
             # compare-and-set checks that it does (and that it is still this session's). Only a
             # change is answered without reading the game; a refusal or an action that changes
             # nothing is answered from what the store holds, below.
-            game = known.game.copy()
-            timing.count(game, known.stored)
             try:
-                result = action(game)
+                game, result = applied(known)
             except UndoError:
                 pass
             else:
@@ -318,10 +320,8 @@ async def act(
             before = await store_first(store, session_id, before, state, readable, NOT_FOUND)
         if version is not None and version != before.stored.version:
             raise StaleVersion(before)
-        game = before.game.copy()
-        timing.count(game, before.stored)
         try:
-            result = action(game)
+            game, result = applied(before)
         except UndoError as error:
             raise Refused(error, before) from error
         if not result.changed:
