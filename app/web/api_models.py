@@ -288,9 +288,12 @@ def links_to(*operation_ids: str) -> dict:
 def state_response(state: BaseModel, status_code: int = 200) -> Response:
     """A state the server just built and validated, as the route's answer: serialized once,
     without FastAPI validating it against the response model a second time."""
-    return Response(
-        state.__pydantic_serializer__.to_json(state), status_code, media_type="application/json"
-    )
+    return json_response(state.__pydantic_serializer__.to_json(state), status_code)
+
+
+def json_response(body: bytes, status_code: int = 200) -> Response:
+    """JSON the server serialized itself, as the route's answer."""
+    return Response(body, status_code, media_type="application/json")
 
 
 def conflict_answer(code: str, message: str, state: BaseModel) -> JSONResponse:

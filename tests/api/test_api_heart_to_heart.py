@@ -18,6 +18,7 @@ from app.rules.heart_to_heart import (
     target_text,
 )
 from app.rules.heart_to_heart_solver import solve
+from app.web.api_models import HeartToHeartState
 from app.web.session import COOKIE_NAME, SessionMiddleware
 
 API = "/api/heart-to-heart"
@@ -82,6 +83,10 @@ async def test_a_w_deal_is_won_by_the_solvers_line(client: httpx.AsyncClient, ap
         assert result.changed and after["version"] == state["version"] + 1
         assert seen(after) == expected_state(game)
         assert after["message"] is None
+        # The answer is serialized without the model: it must still be the model, field for
+        # field and in its order.
+        assert list(after) == list(HeartToHeartState.model_fields)
+        assert HeartToHeartState.model_validate(after).model_dump(mode="json") == after
         state = after
     assert state["status"] == "won" and state["score"] == game.score > 0
     assert state["help"] == {"outlined": [], "dimmed": []}

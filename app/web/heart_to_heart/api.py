@@ -13,13 +13,13 @@ from dataclasses import asdict
 from functools import cache, lru_cache
 from typing import Annotated, Literal, TypeVar
 
+import orjson
 from fastapi import APIRouter, Body
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from app.rules.deal_codes import DealCodeError
 from app.rules.heart_to_heart import (
-    PositionState,
     Target,
     free_mask_of,
     new_game,
@@ -30,23 +30,21 @@ from app.rules.heart_to_heart import (
 from app.store import GameStore, StoredGame
 from app.web.api_models import (
     TARGET_PATTERN,
-    HeartCard,
     HeartToHeartConflict,
     HeartToHeartNewGame,
     HeartToHeartOptions,
     HeartToHeartState,
     HeartToHeartTap,
-    PlacementHelp,
     StateRoutes,
     VersionBody,
     assist_answer,
     conflict_answer,
     error_responses,
     game_fields,
+    json_response,
     links_to,
     matches,
     stale_answer,
-    state_response,
     version_of,
 )
 from app.web.api_route import ApiRoute, lean
@@ -65,53 +63,62 @@ def _order(target: Target) -> tuple[int, int]:
     return (1, 0) if isinstance(target, str) else (0, target)
 
 
-@cache
-def heart_card(pos: int, rank: int, state: PositionState) -> HeartCard:
-    """A card of the heart, checked once (there are 25 × 13 × 3) and shared: no one changes it."""
-    return HeartCard(pos=pos, rank=rank_name(rank), state=state)
-
-
 @lru_cache(maxsize=4096)
-def heart_cards(ranks: tuple[int, ...], removed: int) -> list[HeartCard]:
-    """The heart as the API shows it, by the deal's cards and which are gone (taps that make no
-    pair leave both as they were). Shared: read only."""
+def heart_json(ranks: tuple[int, ...], removed: int) -> orjson.Fragment:
+    """The heart as the API shows it (HeartCard objects), already serialized, by the deal's
+    cards and which are gone (taps that make no pair leave both as they were)."""
     free = free_mask_of(removed)
-    return [heart_card(pos, rank, "removed" if removed >> pos & 1
-                       else "free" if free >> pos & 1 else "covered")
-            for pos, rank in enumerate(ranks)]
+    return orjson.Fragment(orjson.dumps([
+        {"pos": pos, "rank": rank_name(rank),
+         "state": "removed" if removed >> pos & 1 else "free" if free >> pos & 1 else "covered"}
+        for pos, rank in enumerate(ranks)
+    ]))
 
 
 @cache
 def options_model(options: Options) -> HeartToHeartOptions:
-    """The options as the API shows them (one of four, shared like the cards)."""
+    """The options as the API shows them (one of four, shared)."""
     return HeartToHeartOptions(**asdict(options))
+
+
+def state_json(loaded: LoadedGame, options: Options, message: str | None = None) -> bytes:
+    """The game as :class:`HeartToHeartState` describes it, serialized straight from the rules'
+    game: an action answers it on every tap, and the state the server built from its own game
+    needs no validating (tests check it against the model)."""
+    stored, game = loaded.stored, loaded.game
+    outlined, dimmed = game.placement_help() if options.placement_help else ((), ())
+    selected, top = game.selected, game.waste_top
+    return orjson.dumps({
+        **game_fields(stored, game.deal),
+        "status": game.status,
+        "score": game.score,
+        "moves": game.moves,
+        "elapsed_seconds": game.elapsed_seconds,
+        "heart": heart_json(game.heart_ranks, game.removed_mask),
+        "stock_count": game.stock_count,
+        "waste_count": game.waste_count,
+        "waste_top": None if top is None else rank_name(top),
+        "selected": None if selected is None else target_text(selected),
+        "undo_depth": game.undo_depth,
+        "message": message,
+        "options": asdict(options),
+        "help": {
+            "outlined": [target_text(t) for t in sorted(outlined, key=_order)],
+            "dimmed": [target_text(t) for t in sorted(dimmed, key=_order)],
+        },
+    })
 
 
 def game_state(
     loaded: LoadedGame, options: Options, message: str | None = None
 ) -> HeartToHeartState:
-    stored, game = loaded.stored, loaded.game
-    outlined, dimmed = game.placement_help() if options.placement_help else ((), ())
-    selected, top = game.selected, game.waste_top
-    return HeartToHeartState(
-        **game_fields(stored, game.deal),
-        message=message,
-        status=game.status,
-        score=game.score,
-        moves=game.moves,
-        elapsed_seconds=game.elapsed_seconds,
-        heart=heart_cards(game.heart_ranks, game.removed_mask),
-        stock_count=game.stock_count,
-        waste_count=game.waste_count,
-        waste_top=None if top is None else rank_name(top),
-        selected=None if selected is None else target_text(selected),
-        undo_depth=game.undo_depth,
-        options=options_model(options),
-        help=PlacementHelp(
-            outlined=[target_text(t) for t in sorted(outlined, key=_order)],
-            dimmed=[target_text(t) for t in sorted(dimmed, key=_order)],
-        ),
-    )
+    """The state as a model (for the answers that embed it: a conflict, the docs' example)."""
+    return HeartToHeartState.model_validate_json(state_json(loaded, options, message))
+
+
+def state_answer(loaded: LoadedGame, options: Options, message: str | None = None,
+                 status_code: int = 200) -> Response:
+    return json_response(state_json(loaded, options, message), status_code)
 
 
 async def act(
@@ -127,7 +134,7 @@ async def act(
     except Refused as refused:
         message = undo_refusal(refused.error, lang)
         return conflict_answer(refused.error.reason, message, game_state(refused.current, options))
-    return state_response(game_state(turn.after, options, move_error(turn.result, options, lang)))
+    return state_answer(turn.after, options, move_error(turn.result, options, lang))
 
 
 def example_state() -> HeartToHeartState:
@@ -161,13 +168,13 @@ async def create_game(visit: VisitDep, body: Annotated[HeartToHeartNewGame | Non
     except DealCodeError as error:
         return api_error(422, "invalid_deal", deal_error_message(error, deal or "", visit.lang))
     loaded = await service.replace_game(visit.store, visit.session_id, code)
-    return state_response(game_state(loaded, Options.of(visit.profile)), 201)
+    return state_answer(loaded, Options.of(visit.profile), status_code=201)
 
 
 @ROUTES.read("heart_to_heart_get_game", "The state of a game")
 async def get_game(game_id: str, visit: VisitDep):
     loaded = await service.owned(visit.store, visit.session_id, game_id)
-    return state_response(game_state(loaded, Options.of(visit.profile)))
+    return state_answer(loaded, Options.of(visit.profile))
 
 
 @ROUTES.action(
