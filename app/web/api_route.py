@@ -3,10 +3,11 @@
 :class:`LeanRoute`: an endpoint marked with :func:`lean` is called without FastAPI's general
 request handling. The hottest routes (a tap, an undo) take only what :func:`lean` supports: the
 ``Request``, ``str`` path parameters, one JSON body model and the :data:`~app.web.deps.VisitDep`
-dependency. Their declaration stays what FastAPI documents (the OpenAPI schema is unchanged), and
-the body is validated by FastAPI's own function, so a bad body gets the very errors it would
-get otherwise; what is left out is the general machinery (solving a tree of dependencies,
-telemetry hooks, response models) that such an endpoint does not use.
+dependency. Their declaration stays what FastAPI documents (the OpenAPI schema is unchanged). A
+body the model accepts is validated straight from its bytes; any other goes through FastAPI's own
+function, so a bad body gets the very errors it would get otherwise. What is left out is the
+general machinery (solving a tree of dependencies, telemetry hooks, response models) that such
+an endpoint does not use.
 
 :class:`ApiRoute`, the route class of the JSON API routers: a body that cannot even be decoded
 (bytes that are not UTF-8 under a JSON content type, which FastAPI answers with a bare 400) is
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Coroutine
+from contextlib import suppress
 from typing import Any, TypeVar
 
 from fastapi import Request, Response
@@ -24,6 +26,7 @@ from fastapi._compat import Undefined
 from fastapi.dependencies.utils import request_body_to_args
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
+from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException
 from starlette.routing import BaseRoute
 
@@ -97,16 +100,27 @@ class LeanRoute(APIRoute):
         visit_name = dependant.dependencies[0].name if dependant.dependencies else None
         body_fields = dependant.body_params
         embed = self._embed_body_fields
+        # A body that is one model, as JSON, is validated straight from its bytes; what that
+        # refuses goes through FastAPI's own reading, for its very errors.
+        annotation = body_fields[0].field_info.annotation if len(body_fields) == 1 else None
+        model = (annotation if not embed and isinstance(annotation, type)
+                 and issubclass(annotation, BaseModel) else None)
+
+        async def body_values(request: Request) -> dict[str, Any]:
+            if model is not None and _json_content_type(request.headers.get("content-type")):
+                with suppress(ValidationError):
+                    return {body_fields[0].name: model.model_validate_json(await request.body())}
+            body = await json_body(request)
+            found, errors = await request_body_to_args(body_fields, body, embed)
+            if errors:
+                raise RequestValidationError(errors, body=body)
+            return found
 
         async def handler(request: Request) -> Response:
             path_params = request.path_params
             values: dict[str, Any] = {name: path_params[name] for name in path_names}
             if body_fields:
-                body = await json_body(request)
-                found, errors = await request_body_to_args(body_fields, body, embed)
-                if errors:
-                    raise RequestValidationError(errors, body=body)
-                values.update(found)
+                values.update(await body_values(request))
             if request_name is not None:
                 values[request_name] = request
             if visit_name is not None:
