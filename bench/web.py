@@ -5,22 +5,26 @@ One uvicorn worker on loopback with the SQLite store, pinned to one core (``task
 started as ``make run`` starts it (with its access log, unless ``--no-access-log``); wrk, a
 load generator written in C, pinned to the other, so the client's own cost does not limit the
 server. wrk runs one thread per connection, each connection one player (its own cookie and
-games); bench/taps.lua makes its requests. In one run, back to back:
+games); bench/taps.lua makes its requests. In one run, back to back, ``--rounds`` times (3):
 
 - ``/healthz``: the floor (uvicorn, the framework and the middleware; no store, no template);
 - page taps: each player plays the solver's line of its own winnable (W) deals through the
   page's htmx form post, carrying the version from the previous answer;
+- ``/healthz`` again;
 - API taps: the same through the JSON API, on other games;
-- ``/healthz`` again, so a machine that got busier or quieter shows.
 
-Afterwards every game is read back through the API: the versions must have moved by exactly
-the taps answered (each tap of a solver's line changes its game), else the run fails. Reported:
-requests/s, p50 and p99 (wrk's), each as a ratio to the floor, and the server's CPU time per
-request (from /proc). Then the first-load bytes of each game page (the page and every file it
-loads) without and with compression.
+and a last ``/healthz``. Each tap block is compared with the floor blocks on either side of it,
+so a machine that gets busier or quieter (a shared one does) moves both alike; the summary is
+the median of the rounds.
 
-    .venv/bin/python -m bench.web [--connections 8] [--seconds 8] [--tree DIR] [--profile FILE]
-                                  [--no-access-log]
+After each tap block every game is read back through the API: the versions must have moved by
+exactly the taps answered (each tap of a solver's line changes its game), else the run fails.
+Reported: requests/s, p50 and p99 (wrk's), each as a ratio to the floor, and the server's CPU
+time per request (from /proc). Then the first-load bytes of each game page (the page and every
+file it loads) without and with compression.
+
+    .venv/bin/python -m bench.web [--connections 8] [--seconds 8] [--rounds 3] [--tree DIR]
+                                  [--profile FILE] [--no-access-log]
 
 ``--tree DIR`` serves another checkout (say ``git worktree add /tmp/before main``) with this
 bench, for before/after figures; ``--profile FILE`` records the server under the page and API
@@ -413,11 +417,17 @@ def first_load(base_url: str, path: str, encoding: str) -> tuple[int, int]:
         return wire_bytes(client, path), assets
 
 
+def floor_around(blocks: list[Block], index: int) -> tuple[float, float]:
+    """The floor for the tap block at ``index``: the mean rate and CPU per request of the
+    /healthz blocks just before and just after it."""
+    floors = [b for b in (blocks[index - 1], blocks[index + 1]) if b.name.startswith("/healthz")]
+    floors = floors or [b for b in blocks if b.name.startswith("/healthz")]
+    return (statistics.fmean(b.rate for b in floors),
+            statistics.fmean(b.cpu_per_request for b in floors))
+
+
 def report(connections: int, seconds: int, blocks: list[Block], checks: list[str],
            loads: list[str]) -> str:
-    floors = [b for b in blocks if b.name.startswith("/healthz")]
-    floor_rate = statistics.fmean(b.rate for b in floors)
-    floor_cpu = statistics.fmean(b.cpu_per_request for b in floors)
     lines = [
         f"uvicorn, 1 worker pinned to one core, SQLite; wrk pinned to the other: {connections} "
         f"connections (one player each), {seconds} s per block, in this order",
@@ -426,17 +436,28 @@ def report(connections: int, seconds: int, blocks: list[Block], checks: list[str
         "| vs floor | server waited for a CPU |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for b in blocks:
+    shares: dict[str, list[float]] = {}
+    for index, b in enumerate(blocks):
         r = b.result
+        if b.name.startswith("/healthz"):
+            rate_ratio, cpu_ratio = "", ""
+        else:
+            floor_rate, floor_cpu = floor_around(blocks, index)
+            shares.setdefault(b.name, []).append(b.rate / floor_rate)
+            rate_ratio = f"{b.rate / floor_rate:.2f}"
+            cpu_ratio = f"{b.cpu_per_request / floor_cpu:.1f}×"
         lines.append(
-            f"| {b.name} | {r['requests']} | {b.rate:.0f} | {b.rate / floor_rate:.2f} | "
+            f"| {b.name} | {r['requests']} | {b.rate:.0f} | {rate_ratio} | "
             f"{r['p50_us'] / 1e3:.2f} | {r['p99_us'] / 1e3:.2f} | {b.cpu_per_request * 1e6:.0f} "
-            f"| {b.cpu_per_request / floor_cpu:.1f}× | {b.waited / r['seconds']:.0%} |"
+            f"| {cpu_ratio} | {b.waited / r['seconds']:.0%} |"
         )
+    summary = [f"{name}: {statistics.median(values):.2f} of the floor's rate (median of "
+               f"{len(values)}: {', '.join(f'{v:.2f}' for v in values)})"
+               for name, values in shares.items()]
     load = os.getloadavg()
     return "\n".join([
-        *lines, "", "vs floor: against the mean of the two /healthz blocks.",
-        *checks, f"load average at the end: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}",
+        *lines, "", "vs floor: against the mean of the /healthz blocks just before and after.",
+        *summary, *checks, f"load average at the end: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}",
         "", "| first load, no cookie | page | its files | total |", "|---|---:|---:|---:|",
         *loads,
     ])
@@ -457,44 +478,55 @@ def py_spy(pid: int, output: Path) -> Iterator[None]:
         recorder.wait()
 
 
-def measure(server: Served, connections: int, seconds: int, seed: int, workdir: Path,
-            wrk_cpu: str, profile: Path | None) -> str:
+def resume(base_url: str, players: list[TapPlayer], path: Path) -> None:
+    """Each player's games on from where the last block left them, written for wrk."""
+    for player in players:
+        with httpx.Client(base_url=base_url, headers={"cookie": player.cookie}) as client:
+            for game in player.games:
+                state = client.get(f"/api/heart-to-heart/games/{game.game_id}").json()
+                done = state["version"] - game.version
+                game.version, game.taps = state["version"], game.taps[done:]
+            player.games = [g for g in player.games if g.taps]
+    write_games(players, path)
+
+
+def measure(server: Served, connections: int, seconds: int, rounds: int, seed: int,
+            workdir: Path, wrk_cpu: str, profile: Path | None) -> str:
     wrk = ensure_wrk()
     rng = random.Random(seed)
-    taps_needed = MAX_TAPS_PER_PLAYER_SECOND * seconds
+    taps_needed = MAX_TAPS_PER_PLAYER_SECOND * seconds * rounds
     page_players = set_up_players(server.base_url, connections, taps_needed, rng)
     api_players = set_up_players(server.base_url, connections, taps_needed, rng)
     page_games, api_games = workdir / "page_games.lua", workdir / "api_games.lua"
     write_games(page_players, page_games)
     write_games(api_players, api_games)
     run_wrk(wrk, server, "warm-up", "page", page_games, connections, 1, wrk_cpu)
-    for player in page_players:  # on from where the warm-up left each game
-        with httpx.Client(base_url=server.base_url, headers={"cookie": player.cookie}) as c:
-            for game in player.games:
-                state = c.get(f"/api/heart-to-heart/games/{game.game_id}").json()
-                done = state["version"] - game.version
-                game.version, game.taps = state["version"], game.taps[done:]
-            player.games = [g for g in player.games if g.taps]
-    write_games(page_players, page_games)
-    def tap_block(name: str, mode: str, games: Path) -> Block:
+    resume(server.base_url, page_players, page_games)
+    blocks: list[Block] = []
+    checks: list[str] = []
+
+    def tap_block(name: str, mode: str, players: list[TapPlayer], games: Path) -> None:
         if profile is None:
-            return run_wrk(wrk, server, name, mode, games, connections, seconds, wrk_cpu)
-        with py_spy(server.pid, profile.with_suffix(f".{mode}.txt")):
-            return run_wrk(wrk, server, name, mode, games, connections, seconds, wrk_cpu)
+            block = run_wrk(wrk, server, name, mode, games, connections, seconds, wrk_cpu)
+        else:
+            with py_spy(server.pid, profile.with_suffix(f".{mode}.{len(blocks)}.txt")):
+                block = run_wrk(wrk, server, name, mode, games, connections, seconds, wrk_cpu)
+        blocks.append(block)
+        checks.append(check_taps(block, moves_made(server.base_url, players), connections))
+        resume(server.base_url, players, games)
 
-    def floor(name: str) -> Block:
-        return run_wrk(wrk, server, name, "/healthz", None, connections, seconds, wrk_cpu)
+    def floor() -> None:
+        blocks.append(run_wrk(wrk, server, "/healthz (floor)", "/healthz", None, connections,
+                              seconds, wrk_cpu))
 
-    blocks = [
-        floor("/healthz (floor), before"),
-        tap_block("Heart to Heart page tap", "page", page_games),
-        tap_block("Heart to Heart API tap", "api", api_games),
-        floor("/healthz (floor), after"),
-    ]
-    checks = [
-        check_taps(blocks[1], moves_made(server.base_url, page_players), connections),
-        check_taps(blocks[2], moves_made(server.base_url, api_players), connections),
-    ]
+    # Interleaved, each tap block between two floors: a machine that gets busier or quieter
+    # moves both alike.
+    floor()
+    for _ in range(rounds):
+        tap_block("Heart to Heart page tap", "page", page_players, page_games)
+        floor()
+        tap_block("Heart to Heart API tap", "api", api_players, api_games)
+        floor()
     loads = []
     for path in ("/heart-to-heart", "/hearts"):
         for encoding in ("identity", "gzip, deflate, br"):
@@ -508,6 +540,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--connections", type=int, default=8, help="wrk connections (players)")
     parser.add_argument("--seconds", type=int, default=8, help="seconds per wrk block")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="rounds of page taps, floor, API taps, floor")
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--tree", type=Path, help="serve this checkout instead of this one")
     parser.add_argument("--profile", type=Path, help="py-spy's collapsed stacks go here")
@@ -520,8 +554,8 @@ def main(argv: list[str] | None = None) -> None:
                access_log=arguments.access_log) as server, \
             tempfile.TemporaryDirectory(prefix="cardroom-wrk-") as workdir:
         print("uvicorn's access log: " + ("on" if arguments.access_log else "off"))
-        print(measure(server, arguments.connections, arguments.seconds, arguments.seed,
-                      Path(workdir), arguments.wrk_cpu, arguments.profile))
+        print(measure(server, arguments.connections, arguments.seconds, arguments.rounds,
+                      arguments.seed, Path(workdir), arguments.wrk_cpu, arguments.profile))
 
 
 if __name__ == "__main__":

@@ -25,7 +25,8 @@ The game, :class:`HeartToHeartGame`
     ``tap(target) -> TapResult``; ``undo() -> TapResult`` (raises :class:`UndoError`);
     ``legal_moves()`` and ``play(move)`` (raises :class:`IllegalMoveError`) for search and
     replay, with :class:`Move` (``kind``, ``first``, ``second``, ``taps``), ``DRAW``,
-    ``REDEAL`` and ``pair_move(a, b)``; ``placement_help() -> (outlined, dimmed)``;
+    ``REDEAL`` and ``pair_move(a, b)``; ``placement_help() -> (outlined, dimmed)`` and
+    ``placement_masks()``, the same as masks of positions and ``WASTE_BIT``;
     ``add_play_time(seconds)``;
     ``to_json() -> dict`` / ``HeartToHeartGame.from_json(dict)`` (raises :class:`StateError`);
     ``copy()``; ``==``. ``pair_log`` (every pair of the game with the number of moves made
@@ -129,6 +130,8 @@ COVERED_BY = tuple(
 )
 COVER_MASKS = tuple(sum(1 << q for q in covering) for covering in COVERED_BY)
 ALL_REMOVED = (1 << HEART_SIZE) - 1
+# The waste top's bit in a mask of targets (placement_masks), past the heart's positions.
+WASTE_BIT = 1 << HEART_SIZE
 
 Target: TypeAlias = int | Literal["stock", "waste"]
 Status: TypeAlias = Literal["playing", "won", "stalemate"]
@@ -313,6 +316,23 @@ def _is_closed(removed: int) -> bool:
 
 # The heart positions of a mask, lowest first: the same bit walk as the cards of a card set.
 positions_in = cards_in
+
+
+def targets_in(mask: int) -> frozenset[Target]:
+    """The targets of a mask of heart positions and WASTE_BIT."""
+    targets: set[Target] = set(positions_in(mask & ALL_REMOVED))
+    if mask & WASTE_BIT:
+        targets.add("waste")
+    return frozenset(targets)
+
+
+@lru_cache(maxsize=4096)
+def rank_masks(heart_ranks: tuple[int, ...]) -> dict[int, int]:
+    """By rank, the heart positions dealt that rank (as a mask). Shared: read only."""
+    masks: dict[int, int] = {}
+    for pos, rank in enumerate(heart_ranks):
+        masks[rank] = masks.get(rank, 0) | 1 << pos
+    return masks
 
 
 def _code_of(code: DealCode | str) -> DealCode:
@@ -815,28 +835,36 @@ class HeartToHeartGame:
         card still in place and the waste top, except the selected card and the free heart
         cards / waste top of its rank.
         """
-        if self.is_won:
-            return frozenset(), frozenset()
+        outlined, dimmed = self.placement_masks()
+        return targets_in(outlined), targets_in(dimmed)
+
+    def placement_masks(self) -> tuple[int, int]:
+        """``placement_help`` as two masks: a bit per heart position, WASTE_BIT for the waste
+        top (what a page draws on every tap)."""
+        if self._removed == ALL_REMOVED:
+            return 0, 0
         free = self.free_mask
-        top = self.waste_top
-        free_by_rank: dict[int, list[int]] = {}
-        for p in positions_in(free):
-            free_by_rank.setdefault(self.heart_ranks[p], []).append(p)
-        outlined: set[Target] = set()
-        for rank, places in free_by_rank.items():
-            if len(places) > 1 or rank == top:
-                outlined.update(places)
-        if top in free_by_rank:
-            outlined.add("waste")
-        dimmed: set[Target] = set()
-        if self._selected is not None:
-            rank = self._rank_of(self._selected)
-            for p in positions_in(ALL_REMOVED & ~self._removed):
-                if p != self._selected and not (free >> p & 1 and self.heart_ranks[p] == rank):
-                    dimmed.add(p)
-            if top is not None and self._selected != "waste" and top != rank:
-                dimmed.add("waste")
-        return frozenset(outlined), frozenset(dimmed)
+        top = self._waste[-1] if self._waste else None
+        of_rank = rank_masks(self.heart_ranks)
+        outlined = 0
+        for rank, places in of_rank.items():
+            free_places = places & free
+            if free_places and (free_places & (free_places - 1) or rank == top):
+                outlined |= free_places  # two or more of the rank, or one and the waste top
+        if top is not None and of_rank.get(top, 0) & free:
+            outlined |= WASTE_BIT
+        dimmed = 0
+        selected = self._selected
+        if selected is not None:
+            rank = self._rank_of(selected)
+            in_place = ALL_REMOVED & ~self._removed
+            spared = of_rank.get(rank, 0) & free
+            if selected != "waste":
+                spared |= 1 << selected  # type: ignore[operator]
+            dimmed = in_place & ~spared
+            if top is not None and selected != "waste" and top != rank:
+                dimmed |= WASTE_BIT
+        return outlined, dimmed
 
     # --- JSON -----------------------------------------------------------------------------
 

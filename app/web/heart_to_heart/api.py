@@ -20,10 +20,12 @@ from pydantic import BaseModel, Field
 
 from app.rules.deal_codes import DealCodeError
 from app.rules.heart_to_heart import (
-    Target,
+    ALL_REMOVED,
+    WASTE_BIT,
     free_mask_of,
     new_game,
     parse_target,
+    positions_in,
     rank_name,
     target_text,
 )
@@ -59,8 +61,12 @@ from app.web.i18n import translator
 router = APIRouter(prefix="/api/heart-to-heart", tags=["Heart to Heart"], route_class=ApiRoute)
 
 
-def _order(target: Target) -> tuple[int, int]:
-    return (1, 0) if isinstance(target, str) else (0, target)
+@lru_cache(maxsize=4096)
+def help_targets(mask: int) -> list[str]:
+    """A mask of placement-help targets as the API lists them: heart positions in order, then
+    the waste. Shared: read only."""
+    targets = [target_text(pos) for pos in positions_in(mask & ALL_REMOVED)]
+    return [*targets, "waste"] if mask & WASTE_BIT else targets
 
 
 @lru_cache(maxsize=4096)
@@ -86,7 +92,7 @@ def state_json(loaded: LoadedGame, options: Options, message: str | None = None)
     game: an action answers it on every tap, and the state the server built from its own game
     needs no validating (tests check it against the model)."""
     stored, game = loaded.stored, loaded.game
-    outlined, dimmed = game.placement_help() if options.placement_help else ((), ())
+    outlined, dimmed = game.placement_masks() if options.placement_help else (0, 0)
     selected, top = game.selected, game.waste_top
     return orjson.dumps({
         **game_fields(stored, game.deal),
@@ -103,8 +109,8 @@ def state_json(loaded: LoadedGame, options: Options, message: str | None = None)
         "message": message,
         "options": asdict(options),
         "help": {
-            "outlined": [target_text(t) for t in sorted(outlined, key=_order)],
-            "dimmed": [target_text(t) for t in sorted(dimmed, key=_order)],
+            "outlined": help_targets(outlined),
+            "dimmed": help_targets(dimmed),
         },
     })
 

@@ -18,7 +18,9 @@ from functools import lru_cache
 from markupsafe import Markup
 
 from app.rules.heart_to_heart import (
+    ALL_REMOVED,
     HEART_SIZE,
+    WASTE_BIT,
     HeartToHeartGame,
     Target,
     positions_in,
@@ -59,24 +61,28 @@ def with_heart(
 
 @dataclass(frozen=True, slots=True)
 class Help:
-    """Placement help now: the targets outlined and dimmed, and each one's piece's ``help``."""
+    """Placement help now: the targets outlined and dimmed, as masks (a bit per heart position,
+    WASTE_BIT for the waste; see HeartToHeartGame.placement_masks)."""
 
-    outlined: frozenset[Target] | tuple[()]
-    dimmed: frozenset[Target] | tuple[()]
-    of_piece: dict[str, str]
+    outlined: int
+    dimmed: int
+
+    def of(self, bit: int) -> str | None:
+        """The ``help`` of the piece of the target at ``bit``: dimmed wins over outlined (a free
+        card with a partner, of another rank than the selected one, is both)."""
+        return "dimmed" if self.dimmed & bit else "outlined" if self.outlined & bit else None
+
+
+NO_HELP = Help(0, 0)
 
 
 def placement(game: HeartToHeartGame, options: Options) -> Help:
-    outlined, dimmed = game.placement_help() if options.placement_help else ((), ())
-    # Both can apply to one card (a free card with a partner, of another rank than the
-    # selected one): dimmed wins.
-    of_piece = dict.fromkeys(map(PIECE_NAMES.__getitem__, outlined), "outlined")
-    of_piece.update(dict.fromkeys(map(PIECE_NAMES.__getitem__, dimmed), "dimmed"))
-    return Help(outlined, dimmed, of_piece)
+    return Help(*game.placement_masks()) if options.placement_help else NO_HELP
 
 
-def _extra(help: Help, name: str, static: bool) -> tuple[tuple[str, object], ...]:
-    helped = (("help", help.of_piece[name]),) if name in help.of_piece else ()
+def _extra(help: Help, bit: int, static: bool) -> tuple[tuple[str, object], ...]:
+    shown = help.of(bit)
+    helped = () if shown is None else (("help", shown),)
     return (("static", True), *helped) if static else helped
 
 
@@ -86,14 +92,13 @@ def heart_piece(
     """The piece at heart position ``pos``: its card, or the gap it left."""
     if game.removed_mask >> pos & 1:
         return GAPS[pos]
-    name = HEART_NAMES[pos]
     key = (pos, game.heart_ranks[pos], not game.free_mask >> pos & 1, game.selected == pos,
-           help.of_piece.get(name), static, lang)
+           help.of(1 << pos), static, lang)
     piece = _CARDS.get(key)
     if piece is None:
         rank = rank_name(key[1])
         args = (pos, rank, heart_name(rank, lang), key[2], key[3])
-        piece = _CARDS[key] = Piece("heart_card", args, _extra(help, name, static))
+        piece = _CARDS[key] = Piece("heart_card", args, _extra(help, 1 << pos, static))
     return piece
 
 
@@ -106,7 +111,8 @@ def side_pieces(
     args: tuple[object, ...]
     # An empty stock shows whether tapping it turns the waste over.
     can_redeal = game.stock_count == 0 and game.waste_count > 0
-    stock_extra = _extra(help, "h2h-stock", static)
+    # The stock is never helped (drawing is always allowed).
+    stock_extra = (("static", True),) if static else ()
     pieces["h2h-stock"] = Piece("stock", (game.stock_count, can_redeal), stock_extra)
     top = game.waste_top
     if top is None:
@@ -114,7 +120,7 @@ def side_pieces(
     else:
         rank = rank_name(top)
         args = (rank, heart_name(rank, lang), game.selected == "waste")
-        pieces["h2h-waste"] = Piece("waste", args, _extra(help, "h2h-waste", static))
+        pieces["h2h-waste"] = Piece("waste", args, _extra(help, WASTE_BIT, static))
     pieces["h2h-score"] = Piece("score", (game.score,))
     pieces["h2h-moves"] = Piece("moves", (game.moves,))
     pieces["h2h-time"] = Piece("clock", (round(game.play_time, 1), game.clock_running))
@@ -140,14 +146,17 @@ GAPS = tuple(Piece("gap", (pos,)) for pos in range(HEART_SIZE))
 _CARDS: dict[tuple, Piece] = {}
 
 
-# The piece of each placement-help target.
+# The piece of each target (a hint marks them on the review page).
 PIECE_NAMES: dict[Target, str] = {**dict(enumerate(HEART_NAMES)), "waste": "h2h-waste"}
 
 
 @lru_cache(maxsize=4096)
-def help_text(targets: frozenset[Target] | tuple[()]) -> str:
-    """A help set as the ``h2h-help`` piece carries it: "3 7 24 waste"."""
-    return " ".join(sorted(map(str, targets), key=lambda t: (not t.isdigit(), len(t), t)))
+def help_text(targets: int) -> str:
+    """A mask of help targets as the ``h2h-help`` piece carries it: "3 7 24 waste"."""
+    positions = " ".join(map(str, positions_in(targets & ALL_REMOVED)))
+    if targets & WASTE_BIT:
+        return f"{positions} waste" if positions else "waste"
+    return positions
 
 
 # The boards of stored versions, by (the write, placement help, language) (the write: see
