@@ -166,6 +166,13 @@ def _write(conn: sqlite3.Connection, work: Callable[[], T]) -> T:
     return result
 
 
+# The session's profile, as _read_profile reads it, in a games UPDATE's RETURNING row.
+PROFILE_RETURNING = "".join(
+    f", (SELECT {column} FROM profiles WHERE session_id = ? AND updated_at >= ?)"
+    for column in ("version", "data")
+)
+
+
 class SqliteStore:
     def __init__(self, path: str, ttl_seconds: int, *, clock: Clock = time.time) -> None:
         self._ttl = ttl_seconds
@@ -288,30 +295,60 @@ class SqliteStore:
             self._after_write()
         return game
 
-    async def compare_and_set(
-        self, session_id: str, game_id: str, version: int, state: dict[str, Any]
-    ) -> StoredGame | None:
+    def _update(
+        self, session_id: str, game_id: str, version: int, state: dict[str, Any],
+        returning: str = "", returning_parameters: tuple = (),
+    ) -> Callable[[], tuple[StoredGame, tuple] | None]:
+        """The work of a compare-and-set, to run (its JSON already written): the game stored
+        and the rest of its RETURNING row (``returning``'s columns, with their parameters), or
+        None."""
         conn = self._db()
         text = dump_json(state)
 
-        def update() -> StoredGame | None:
+        def update() -> tuple[StoredGame, tuple] | None:
             now = self._clock()
             # One statement, so no BEGIN/COMMIT of its own (see the module's docstring);
             # fetchall() runs it to the end, which commits it.
             rows = conn.execute(
                 "UPDATE games SET version = version + 1, state = ?, updated_at = ?"
                 " WHERE game_id = ? AND session_id = ? AND version = ? AND updated_at >= ?"
-                " RETURNING kind, version",
-                (text, now, game_id, session_id, version, now - self._ttl),
+                " RETURNING kind, version" + returning,
+                (text, now, game_id, session_id, version, now - self._ttl,
+                 *returning_parameters),
             ).fetchall()
             if not rows:
                 return None
-            return StoredGame(game_id, rows[0][0], rows[0][1], state, now)
+            kind, new_version, *rest = rows[0]
+            return StoredGame(game_id, kind, new_version, state, now), tuple(rest)
 
-        game = await self._run(update)
-        if game is not None:
-            self._after_write()
-        return game
+        return update
+
+    async def compare_and_set(
+        self, session_id: str, game_id: str, version: int, state: dict[str, Any]
+    ) -> StoredGame | None:
+        written = await self._run(self._update(session_id, game_id, version, state))
+        if written is None:
+            return None
+        self._after_write()
+        return written[0]
+
+    async def compare_and_set_seeing_profile(
+        self, session_id: str, game_id: str, version: int, state: dict[str, Any]
+    ) -> tuple[StoredGame | None, tuple[int, dict[str, Any]]]:
+        # The profile comes back in the write's own row: a statement of its own costs more
+        # than the two lookups.
+        cutoff = self._cutoff()
+        written = await self._run(self._update(
+            session_id, game_id, version, state, PROFILE_RETURNING,
+            (session_id, cutoff, session_id, cutoff),
+        ))
+        if written is None:  # nothing written: read it on its own
+            return None, await self._run(lambda: self._read_profile(session_id))
+        self._after_write()
+        game, (profile_version, data) = written
+        if profile_version is None:
+            return game, (0, {})
+        return game, (profile_version, load_object(data) or {})
 
     async def current(self, session_id: str, kind: str) -> StoredGame | None:
         conn = self._db()
@@ -329,17 +366,15 @@ class SqliteStore:
 
         return await self._run(read)
 
+    def _read_profile(self, session_id: str) -> tuple[int, dict[str, Any]]:
+        row = self._db().execute(
+            "SELECT version, data FROM profiles WHERE session_id = ? AND updated_at >= ?",
+            (session_id, self._cutoff()),
+        ).fetchone()
+        return (0, {}) if row is None else (row[0], load_object(row[1]) or {})
+
     async def get_profile(self, session_id: str) -> tuple[int, dict[str, Any]]:
-        conn = self._db()
-
-        def read() -> tuple[int, dict[str, Any]]:
-            row = conn.execute(
-                "SELECT version, data FROM profiles WHERE session_id = ? AND updated_at >= ?",
-                (session_id, self._cutoff()),
-            ).fetchone()
-            return (0, {}) if row is None else (row[0], load_object(row[1]) or {})
-
-        return await self._run(read)
+        return await self._run(lambda: self._read_profile(session_id))
 
     async def put_profile(self, session_id: str, version: int, data: dict[str, Any]) -> bool:
         conn = self._db()

@@ -3,11 +3,11 @@
 :class:`LeanRoute`: an endpoint marked with :func:`lean` is called without FastAPI's general
 request handling. The hottest routes (a tap, an undo) take only what :func:`lean` supports: the
 ``Request``, ``str`` path parameters, one JSON body model and the :data:`~app.web.deps.VisitDep`
-dependency. Their declaration stays what FastAPI documents (the OpenAPI schema is unchanged). A
-body the model accepts is validated straight from its bytes; any other goes through FastAPI's own
-function, so a bad body gets the very errors it would get otherwise. What is left out is the
-general machinery (solving a tree of dependencies, telemetry hooks, response models) that such
-an endpoint does not use.
+or :data:`~app.web.deps.ArrivalDep` dependency. Their declaration stays what FastAPI documents
+(the OpenAPI schema is unchanged). A body the model accepts is validated straight from its
+bytes; any other goes through FastAPI's own function, so a bad body gets the very errors it
+would get otherwise. What is left out is the general machinery (solving a tree of dependencies,
+telemetry hooks, response models) that such an endpoint does not use.
 
 :class:`ApiRoute`, the route class of the JSON API routers: a body that cannot even be decoded
 (bytes that are not UTF-8 under a JSON content type, which FastAPI answers with a bare 400) is
@@ -30,12 +30,14 @@ from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException
 from starlette.routing import BaseRoute
 
-from app.web.deps import get_visit
+from app.web.deps import get_arrival, get_visit
 
 Handler = Callable[[Request], Coroutine[Any, Any, Response]]
 Endpoint = TypeVar("Endpoint", bound=Callable[..., Any])
 
 _LEAN: set[Callable[..., Any]] = set()
+# The dependencies a lean endpoint may take (one of them).
+VISITS = (get_visit, get_arrival)
 
 
 def lean(endpoint: Endpoint) -> Endpoint:
@@ -88,16 +90,18 @@ class LeanRoute(APIRoute):
         unsupported = (dependant.query_params or dependant.header_params
                        or dependant.cookie_params or dependant.response_param_name
                        or dependant.background_tasks_param_name or len(dependant.body_params) > 1
-                       or any(d.call is not get_visit for d in dependant.dependencies)
+                       or len(dependant.dependencies) > 1
+                       or any(d.call not in VISITS for d in dependant.dependencies)
                        or any(field.field_info.annotation is not str or field.field_info.metadata
                               for field in dependant.path_params))
         if unsupported:
             raise TypeError(f"{self.path}: a lean endpoint takes only the request, path "
-                            "parameters, one body model and VisitDep")
+                            "parameters, one body model and VisitDep or ArrivalDep")
         endpoint = self.endpoint
         path_names = [field.name for field in dependant.path_params]
         request_name = dependant.request_param_name
-        visit_name = dependant.dependencies[0].name if dependant.dependencies else None
+        visit_name, get = ((dependant.dependencies[0].name, dependant.dependencies[0].call)
+                           if dependant.dependencies else (None, None))
         body_fields = dependant.body_params
         embed = self._embed_body_fields
         # A body that is one model, as JSON, is validated straight from its bytes; what that
@@ -124,7 +128,7 @@ class LeanRoute(APIRoute):
             if request_name is not None:
                 values[request_name] = request
             if visit_name is not None:
-                values[visit_name] = await get_visit(request)
+                values[visit_name] = await get(request)
             return await endpoint(**values)
 
         return handler

@@ -117,6 +117,11 @@ READABLE_KEPT = 10_000
 
 async def load_profile(store: GameStore, session_id: str) -> Profile:
     version, data = await store.get_profile(session_id)
+    return profile_of(session_id, version, data)
+
+
+def profile_of(session_id: str, version: int, data: dict[str, Any]) -> Profile:
+    """The profile the store read as ``(version, data)``; absent when it cannot be read."""
     if data and (session_id, version) not in _READABLE:
         try:
             ProfileData.model_validate(data)

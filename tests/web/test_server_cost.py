@@ -113,24 +113,33 @@ async def test_a_visit_stores_no_game_until_its_first_action(client, new_client,
 
 @contextmanager
 def another_request_first(store, change: Callable[[dict], dict]) -> Iterator[list]:
-    """While inside, the next compare-and-set of the store is preceded by another request's
-    (another tab's) write of ``change(state)`` over the same version: it lands between that
-    request's read and its write. The list holds what the other request stored (once)."""
+    """While inside, the next compare-and-set of the store (either call) is preceded by another
+    request's (another tab's) write of ``change(state)`` over the same version: it lands
+    between that request's read and its write. The list holds what the other request stored
+    (once)."""
     compare_and_set = store.compare_and_set
     raced: list = []
 
-    async def with_a_race(session_id, game_id, version, new_state):
+    async def race(session_id, game_id, version):
         if not raced:
             stored = await store.get(session_id, game_id)
             other = change(stored.state)
             raced.append(await compare_and_set(session_id, game_id, version, other))
-        return await compare_and_set(session_id, game_id, version, new_state)
 
-    store.compare_and_set = with_a_race
+    def raced_first(write):
+        async def with_a_race(session_id, game_id, version, new_state):
+            await race(session_id, game_id, version)
+            return await write(session_id, game_id, version, new_state)
+        return with_a_race
+
+    names = ("compare_and_set", "compare_and_set_seeing_profile")
+    for name in names:
+        setattr(store, name, raced_first(getattr(store, name)))
     try:
         yield raced
     finally:
-        del store.compare_and_set
+        for name in names:
+            delattr(store, name)
 
 
 def drawn(state: dict) -> dict:
@@ -205,6 +214,31 @@ async def test_a_tap_on_the_version_this_process_stored_still_checks_the_store(
                              data={"version": str(version + 1)}, headers=HX)
     assert page.status_code == 200
     assert (await app.state.store.get(session, game_id)).version == version + 2
+
+
+async def test_a_tap_answers_with_the_profile_as_it_is_after_a_change_elsewhere(client, app):
+    """A tap's profile (language, options) is read with its write, not before it and not kept:
+    a change made meanwhile by another instance shows in the very next answer."""
+    game_id, version = h2h_board((await client.get("/heart-to-heart")).text)
+    tap = f"/heart-to-heart/games/{game_id}/tap"
+    first = await client.post(tap, data={"target": "stock", "version": str(version)},
+                              headers={**HX, "accept-language": "en"})
+    assert "Turned over" in first.text
+    session = SessionMiddleware(app, app.state.settings.secret_key, False).session_from(
+        client.cookies[COOKIE_NAME])
+    store = app.state.store
+    profile_version, data = await store.get_profile(session)
+    changed = {**data, "lang": "vi", "h2h_options": {"move_errors": True, "placement_help": False}}
+    assert await store.put_profile(session, profile_version, changed)
+    second = await client.post(tap, data={"target": "stock", "version": str(version + 1)},
+                               headers={**HX, "accept-language": "en"})
+    assert second.status_code == 200
+    assert "Đã lật" in second.text and "Turned over" not in second.text
+    api = await client.post(f"/api/heart-to-heart/games/{game_id}/tap",
+                            json={"target": "stock", "version": version + 2})
+    assert api.status_code == 200
+    assert api.json()["options"] == {"move_errors": True, "placement_help": False}
+    assert api.json()["help"] == {"outlined": [], "dimmed": []}
 
 
 async def test_a_game_dealt_again_under_its_id_is_read_not_taken_from_memory(client, app, clock):

@@ -50,7 +50,7 @@ from app.web.api_models import (
     version_of,
 )
 from app.web.api_route import ApiRoute, lean
-from app.web.deps import ProfileDep, SessionId, StoreDep, Visit, VisitDep
+from app.web.deps import Arrival, ArrivalDep, ProfileDep, SessionId, StoreDep, VisitDep
 from app.web.errors import api_error
 from app.web.games import Loaded, StaleVersion
 from app.web.heart_to_heart import assists, service
@@ -128,19 +128,29 @@ def state_answer(loaded: LoadedGame, options: Options, message: str | None = Non
 
 
 async def act(
-    visit: Visit, game_id: str, version: int | None, action: service.Action
+    arrival: Arrival, game_id: str, version: int | None, action: service.Action
 ) -> Response:
-    """The API's side of an action: the state after it, or 409 with the state as it is."""
-    options, lang = Options.of(visit.profile), visit.lang
-    timing = service.wall_time(visit.clock())
+    """The API's side of an action: the state after it, or 409 with the state as it is. The
+    profile (options, language) is the one the store read with the write, else read now."""
+    timing = service.wall_time(arrival.clock())
     try:
-        turn = await service.act(visit.store, visit.session_id, game_id, version, action, timing)
+        turn = await service.act(
+            arrival.store, arrival.session_id, game_id, version, action, timing
+        )
     except StaleVersion as stale:
-        return stale_answer(game_state(stale.current, options), lang)
+        visit = await arrival.read_visit()
+        return stale_answer(game_state(stale.current, Options.of(visit.profile)), visit.lang)
     except Refused as refused:
-        message = undo_refusal(refused.error, lang)
+        visit = await arrival.read_visit()
+        options = Options.of(visit.profile)
+        message = undo_refusal(refused.error, visit.lang)
         return conflict_answer(refused.error.reason, message, game_state(refused.current, options))
-    return state_answer(turn.after, options, move_error(turn.result, options, lang))
+    if turn.profile is None:
+        visit = await arrival.read_visit()
+    else:
+        visit = arrival.visit(turn.profile)
+    options = Options.of(visit.profile)
+    return state_answer(turn.after, options, move_error(turn.result, options, visit.lang))
 
 
 def example_state() -> HeartToHeartState:
@@ -191,14 +201,14 @@ async def get_game(game_id: str, visit: VisitDep):
     "A tap that does nothing answers the state unchanged (same version).",
 )
 @lean
-async def tap(game_id: str, body: HeartToHeartTap, visit: VisitDep):
+async def tap(game_id: str, body: HeartToHeartTap, arrival: ArrivalDep):
     if not matches(TARGET_PATTERN, body.target):
-        message = translator(visit.lang).gettext(
+        message = translator((await arrival.read_visit()).lang).gettext(
             "A target is heart:0 to heart:24, stock or waste."
         )
         return api_error(422, "invalid_target", message)
     target = parse_target(body.target)
-    return await act(visit, game_id, body.version, lambda game: game.tap(target))
+    return await act(arrival, game_id, body.version, lambda game: game.tap(target))
 
 
 @ROUTES.action(
@@ -209,8 +219,10 @@ async def tap(game_id: str, body: HeartToHeartTap, visit: VisitDep):
     "Nothing to undo, or a won game: 409 with the state.",
 )
 @lean
-async def undo(game_id: str, visit: VisitDep, body: Annotated[VersionBody | None, Body()] = None):
-    return await act(visit, game_id, version_of(body), lambda game: game.undo())
+async def undo(
+    game_id: str, arrival: ArrivalDep, body: Annotated[VersionBody | None, Body()] = None
+):
+    return await act(arrival, game_id, version_of(body), lambda game: game.undo())
 
 
 @router.get(
@@ -346,5 +358,7 @@ assist_route(
     "By undo when the undo history reaches, else by playing the game again from its deal; "
     "the game counts as assisted. A game that is not lost answers its state unchanged.",
 )
-async def back(game_id: str, visit: VisitDep, body: Annotated[VersionBody | None, Body()] = None):
-    return await act(visit, game_id, version_of(body), assists.go_back)
+async def back(
+    game_id: str, arrival: ArrivalDep, body: Annotated[VersionBody | None, Body()] = None
+):
+    return await act(arrival, game_id, version_of(body), assists.go_back)

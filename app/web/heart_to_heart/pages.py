@@ -38,7 +38,7 @@ from app.rules.heart_to_heart import (
 from app.rules.heart_to_heart_solver import replay, solve_moves
 from app.web import first_visit
 from app.web.api_route import LeanRoute, lean
-from app.web.deps import Lang, ProfileDep, SessionId, StoreDep, Visit, VisitDep
+from app.web.deps import Arrival, ArrivalDep, Lang, ProfileDep, SessionId, StoreDep, VisitDep
 from app.web.errors import PageError
 from app.web.games import StaleVersion, is_stored, unstored_id
 from app.web.heart_to_heart import assists, service
@@ -70,6 +70,10 @@ def name_at(game: HeartToHeartGame, target: Target | None, lang: str) -> str:
     rank = game.rank_at(target) if isinstance(target, int) else game.waste_top
     assert rank is not None, f"no card at {target!r}"
     return heart_name(rank_name(rank), lang)
+
+
+def undo_message(turn: service.Turn, options: Options, lang: str) -> str:
+    return translator(lang).gettext("Move taken back")
 
 
 def tap_message(turn: service.Turn, options: Options, lang: str) -> str | None:
@@ -221,31 +225,41 @@ async def read_action(request: Request, *, with_target: bool) -> Action:
     return Action(int(version), elapsed, target)
 
 
+Message = Callable[[service.Turn, Options, str], str | None]
+
+
 async def act(
     request: Request,
-    visit: Visit,
+    arrival: Arrival,
     game_id: str,
     form: Action,
     action: service.Action,
-    message: Callable[[service.Turn, Options], str | None],
+    message: Message,
 ) -> Response:
-    """The page's side of an action: the service applies it, the answer is what changed."""
-    options = Options.of(visit.profile)
-    lang = visit.lang
-    timing = service.screen_time(form.elapsed, visit.clock())
+    """The page's side of an action: the service applies it, the answer is what changed. The
+    profile (options, language) is the one the store read with the write, else read now."""
+    timing = service.screen_time(form.elapsed, arrival.clock())
     try:
         turn = await service.act(
-            visit.store, visit.session_id, game_id, form.version, action, timing
+            arrival.store, arrival.session_id, game_id, form.version, action, timing
         )
     except StaleVersion as stale:
-        return stale_answer(request, stale.current, options, lang)
+        visit = await arrival.read_visit()
+        return stale_answer(request, stale.current, Options.of(visit.profile), visit.lang)
     except Refused as refused:
+        visit = await arrival.read_visit()
+        options, lang = Options.of(visit.profile), visit.lang
         refusal = undo_refusal(refused.error, lang)
         before = stored_board(refused.current, undo_url(game_id), options, lang)
         return board_answer(
             request, refused.current, options, lang, before=before, message=refusal
         )
-    text = message(turn, options) if turn.after is not turn.before else None
+    if turn.profile is None:
+        visit = await arrival.read_visit()
+    else:
+        visit = arrival.visit(turn.profile)
+    options, lang = Options.of(visit.profile), visit.lang
+    text = message(turn, options, lang) if turn.after is not turn.before else None
     if request.headers.get("hx-request") != "true":
         return game_page(request, turn.after, options, lang, message=text)
     url = undo_url(game_id)
@@ -259,35 +273,22 @@ def undo_url(game_id: str) -> str:
 
 @router.post("/games/{game_id}/tap", name="heart_to_heart_tap")
 @lean
-async def tap(game_id: str, request: Request, visit: VisitDep) -> Response:
+async def tap(game_id: str, request: Request, arrival: ArrivalDep) -> Response:
     form = await read_action(request, with_target=True)
     try:
         where = parse_target(form.target)
     except TargetError as error:
-        message = translator(visit.lang).gettext("That is not a place on the table.")
+        lang = (await arrival.read_visit()).lang
+        message = translator(lang).gettext("That is not a place on the table.")
         raise PageError(400, message) from error
-    return await act(
-        request,
-        visit,
-        game_id,
-        form,
-        lambda game: game.tap(where),
-        lambda turn, options: tap_message(turn, options, visit.lang),
-    )
+    return await act(request, arrival, game_id, form, lambda game: game.tap(where), tap_message)
 
 
 @router.post("/games/{game_id}/undo", name="heart_to_heart_undo")
 @lean
-async def undo(game_id: str, request: Request, visit: VisitDep) -> Response:
+async def undo(game_id: str, request: Request, arrival: ArrivalDep) -> Response:
     form = await read_action(request, with_target=False)
-    return await act(
-        request,
-        visit,
-        game_id,
-        form,
-        lambda game: game.undo(),
-        lambda turn, options: translator(visit.lang).gettext("Move taken back"),
-    )
+    return await act(request, arrival, game_id, form, lambda game: game.undo(), undo_message)
 
 
 @router.get("", name="heart_to_heart")
@@ -368,17 +369,10 @@ async def deal_accept(code: str, store: StoreDep, session_id: SessionId, lang: L
 
 
 @router.post("/games/{game_id}/finish", name="heart_to_heart_finish")
-async def finish(game_id: str, request: Request, visit: VisitDep) -> Response:
+async def finish(game_id: str, request: Request, arrival: ArrivalDep) -> Response:
     """Play out a game in which no choice matters any more (the button shows only then)."""
     form = await read_action(request, with_target=False)
-    return await act(
-        request,
-        visit,
-        game_id,
-        form,
-        assists.finish,
-        lambda turn, options: tap_message(turn, options, visit.lang),
-    )
+    return await act(request, arrival, game_id, form, assists.finish, tap_message)
 
 
 @router.post("/games/{game_id}/hint", name="heart_to_heart_hint")

@@ -39,7 +39,7 @@ from app.web.games import (
     until_applied,
 )
 from app.web.preferences import Options
-from app.web.profile import record_heart_to_heart_game, update_profile
+from app.web.profile import Profile, profile_of, record_heart_to_heart_game, update_profile
 from app.web.results import heart_to_heart_row, record
 
 KIND = "heart_to_heart"
@@ -60,11 +60,14 @@ async def store_options(store: GameStore, session_id: str, options: Options) -> 
 
 @dataclass(frozen=True, slots=True)
 class Turn:
-    """An action applied: the game before it and after it (the same when nothing changed)."""
+    """An action applied: the game before it and after it (the same when nothing changed), and
+    the session's profile as the store read it with the write (None when nothing was written,
+    or the write won the game, which changes the profile)."""
 
     before: LoadedGame
     after: LoadedGame
     result: TapResult
+    profile: Profile | None = None
 
 
 class Refused(Exception):
@@ -289,13 +292,13 @@ async def act(
         return game, action(game)
 
     async def save(before: LoadedGame, game: HeartToHeartGame, result: TapResult) -> Turn | None:
-        saved = await commit(store, session_id, before.stored, game)
+        saved, profile = await commit(store, session_id, before.stored, game)
         if saved is None:  # another tab, a double tap or another instance won the race
             return None
         remember(saved, game)
         after = Loaded(saved, game)
         keep(_LAST_STORED, (session_id, game_id), after)
-        return Turn(before, after, result)
+        return Turn(before, after, result, profile)
 
     async def attempt() -> Turn | None:
         known = _LAST_STORED.get((session_id, game_id))
@@ -333,16 +336,22 @@ async def act(
 
 async def commit(
     store: GameStore, session_id: str, stored: StoredGame, game: HeartToHeartGame
-) -> StoredGame | None:
-    """Store ``game`` (changed from ``stored``); None when another request changed it first.
+) -> tuple[StoredGame | None, Profile | None]:
+    """Store ``game`` (changed from ``stored``): what was stored, None when another request
+    changed it first; and the session's profile, read with the write (None after a win, which
+    changes it).
 
     A won game is final, so only the request whose change won it gets here with a win.
     """
-    saved = await store.compare_and_set(session_id, stored.game_id, stored.version, game.to_json())
+    saved, (version, data) = await store.compare_and_set_seeing_profile(
+        session_id, stored.game_id, stored.version, game.to_json()
+    )
+    profile = profile_of(session_id, version, data)
     if saved is not None and game.is_won:
         await record_heart_to_heart_game(
             store, session_id, won=True, seconds=game.elapsed_seconds, moves=game.moves,
             assisted=game.assisted,
         )
         await record(store, session_id, KIND, game.deal, heart_to_heart_row(game), saved.updated_at)
-    return saved
+        return saved, None
+    return saved, profile
