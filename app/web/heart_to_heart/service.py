@@ -9,7 +9,6 @@ rules said no; with the game unchanged). The page and the API each turn them int
 from __future__ import annotations
 
 import secrets
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -84,16 +83,17 @@ class Refused(Exception):
 # may be dealt again under its id (a page's game: app/web/games.py) and reach the same version,
 # so the version alone does not name a state. A hit saves re-reading and re-checking the JSON on
 # every tap. Shared: read only (load copies).
-_RECENT: OrderedDict[tuple[str, int, float], HeartToHeartGame] = OrderedDict()
+_RECENT: dict[tuple[str, int, float], HeartToHeartGame] = {}
 RECENT_GAMES = 2048
 
 
-def keep(cache: OrderedDict, key: tuple, value: Any) -> None:
-    """Put ``value`` in a cache of recent entries, dropping the oldest beyond RECENT_GAMES."""
+def keep(cache: dict, key: tuple, value: Any) -> None:
+    """Put ``value`` in a cache of recent entries (a dict keeps the order they were put in),
+    dropping the one put in longest ago beyond RECENT_GAMES."""
+    cache.pop(key, None)
     cache[key] = value
-    cache.move_to_end(key)
-    while len(cache) > RECENT_GAMES:
-        cache.popitem(last=False)
+    if len(cache) > RECENT_GAMES:
+        del cache[next(iter(cache))]
 
 
 def written(stored: StoredGame) -> tuple[str, int, float]:
@@ -109,7 +109,7 @@ def remember(stored: StoredGame, game: HeartToHeartGame) -> None:
 # The game each session's last action in this process stored, by (session id, game id): a
 # player's next tap, sent with that version, is applied to it without reading the game back
 # (see act). Shared: read only.
-_LAST_STORED: OrderedDict[tuple[str, str], LoadedGame] = OrderedDict()
+_LAST_STORED: dict[tuple[str, str], LoadedGame] = {}
 
 
 def load(stored: StoredGame) -> HeartToHeartGame:
