@@ -105,38 +105,58 @@ def side_pieces(
     game: HeartToHeartGame, version: int, undo_url: str, help: Help, lang: str,
     *, static: bool = False,
 ) -> Pieces:
-    """The pieces beside the heart: piles, info bar, version, buttons, dialog, help sets."""
-    pieces: Pieces = {}
-    args: tuple[object, ...]
-    # An empty stock shows whether tapping it turns the waste over.
-    can_redeal = game.stock_count == 0 and game.waste_count > 0
-    # The stock is never helped (drawing is always allowed).
-    stock_extra = (("static", True),) if static else ()
-    pieces["h2h-stock"] = Piece("stock", (game.stock_count, can_redeal), stock_extra)
+    """The pieces beside the heart: piles, info bar, version, buttons, dialog, help sets.
+    (Every tap builds them: built as plain tuples, see ``piece``.)"""
+    stock_count = game.stock_count
     top = game.waste_top
     if top is None:
-        pieces["h2h-waste"] = Piece("empty_waste")
+        waste = EMPTY_WASTE
     else:
         rank = rank_name(top)
         args = (rank, heart_name(rank, lang), game.selected == "waste")
-        pieces["h2h-waste"] = Piece("waste", args, _extra(help, WASTE_BIT, static))
-    pieces["h2h-score"] = Piece("score", (game.score,))
-    pieces["h2h-moves"] = Piece("moves", (game.moves,))
-    pieces["h2h-time"] = Piece("clock", (round(game.play_time, 1), game.clock_running))
-    pieces["h2h-version"] = Piece("version", (version,))
+        waste = piece("waste", args, _extra(help, WASTE_BIT, static))
     can_undo = game.undo_depth > 0
-    pieces["h2h-undo"] = Piece("undo", (undo_url, can_undo and not game.is_won))
-    # Action routes are /heart-to-heart/games/{id}/{verb}: Finish sits beside undo.
-    finish_url = undo_url.rsplit("/", 1)[0] + "/finish"
-    pieces["h2h-finish"] = Piece("finish", (finish_url, can_finish(game) and not static))
     status = game.status
     if status == "playing":  # no dialog: nothing of the game in it, not even its id
-        pieces["h2h-dialog"] = Piece("end_dialog", ("", "playing", 0, 0, False))
+        dialog = NO_DIALOG
     else:
         args = (undo_url, status, game.elapsed_seconds, game.moves, can_undo, game.deal)
-        pieces["h2h-dialog"] = Piece("end_dialog", args)
-    pieces["h2h-help"] = Piece("help", (help_text(help.outlined), help_text(help.dimmed)))
-    return pieces
+        dialog = piece("end_dialog", args)
+    return {
+        # An empty stock shows whether tapping it turns the waste over. The stock is never
+        # helped (drawing is always allowed).
+        "h2h-stock": piece("stock", (stock_count, stock_count == 0 and game.waste_count > 0),
+                           STATIC if static else ()),
+        "h2h-waste": waste,
+        "h2h-score": piece("score", (game.score,)),
+        "h2h-moves": piece("moves", (game.moves,)),
+        "h2h-time": piece("clock", (round(game.play_time, 1), game.clock_running)),
+        "h2h-version": piece("version", (version,)),
+        "h2h-undo": piece("undo", (undo_url, can_undo and status != "won")),
+        "h2h-finish": piece("finish", (finish_url(undo_url), can_finish(game) and not static)),
+        "h2h-dialog": dialog,
+        "h2h-help": piece("help", (help_text(help.outlined), help_text(help.dimmed))),
+    }
+
+
+_new_tuple = tuple.__new__
+
+
+def piece(macro: str, args: tuple = (), extra: tuple = ()) -> Piece:
+    """``Piece(macro, args, extra)``, made as the tuple it is (a named tuple's own constructor
+    costs twice as much, and a tap makes a dozen)."""
+    return _new_tuple(Piece, (macro, args, extra, None))
+
+
+STATIC = (("static", True),)
+EMPTY_WASTE = Piece("empty_waste")
+NO_DIALOG = Piece("end_dialog", ("", "playing", 0, 0, False))
+
+
+@lru_cache(maxsize=4096)
+def finish_url(undo_url: str) -> str:
+    """Action routes are /heart-to-heart/games/{id}/{verb}: Finish sits beside undo."""
+    return undo_url.rsplit("/", 1)[0] + "/finish"
 
 
 GAPS = tuple(Piece("gap", (pos,)) for pos in range(HEART_SIZE))
