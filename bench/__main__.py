@@ -18,6 +18,7 @@ QUICK_RUNS = (
     ("bench.hearts_engine", ["--hands", "1000", "--rounds", "3"]),
     ("bench.store", ["--calls", "1000"]),
     ("bench.web", []),
+    ("bench.instructions", []),
     ("bench.load", ["--players", "200", "--seconds", "10"]),
     ("bench.starve", ["--seconds", "10", "--baseline", "3"]),
     ("bench.assists", ["--h2h-deals", "20", "--hands", "20"]),
