@@ -23,7 +23,6 @@ import asyncio
 import json
 import os
 import random
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -37,18 +36,6 @@ GAMES_PER_PLAYER = 20
 WARM_UP = 3000
 COUNTS = (300, 900)
 SECRET_KEY = "bench-secret-key-long-enough-for-the-check"
-
-
-def ensure_valgrind() -> str:
-    found = shutil.which("valgrind")
-    if found is None:
-        install = ["apt-get", "install", "-y", "-qq", "valgrind"]
-        if subprocess.run(install, check=False).returncode:
-            subprocess.run(["apt-get", "update", "-qq"], check=True)
-            subprocess.run(install, check=True)
-        found = shutil.which("valgrind")
-    assert found, "valgrind is not installed"
-    return found
 
 
 # --- the child: runs inside valgrind, in the checkout measured ----------------------------
@@ -180,7 +167,9 @@ def main(argv: list[str] | None = None) -> None:
         kind, count, lines_file = arguments.child
         asyncio.run(child(kind, int(count), json.loads(Path(lines_file).read_text())))
         return
-    valgrind = ensure_valgrind()
+    from bench.web import ensure_debian_tool  # here: the child runs in another checkout
+
+    valgrind = ensure_debian_tool("valgrind")
     with tempfile.TemporaryDirectory() as work:
         lines_file = Path(work) / "lines.json"
         lines_file.write_text(json.dumps(solver_lines(PLAYERS)))

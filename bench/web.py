@@ -282,15 +282,16 @@ TAPS_SCRIPT = Path(__file__).with_name("taps.lua")
 MAX_TAPS_PER_PLAYER_SECOND = 800
 
 
-def ensure_wrk() -> str:
-    found = shutil.which("wrk")
+def ensure_debian_tool(command: str) -> str:
+    """The path of ``command``, installed from Debian's package of that name when missing."""
+    found = shutil.which(command)
     if found is None:
-        install = ["apt-get", "install", "-y", "-qq", "wrk"]
+        install = ["apt-get", "install", "-y", "-qq", command]
         if subprocess.run(install, check=False).returncode:
             subprocess.run(["apt-get", "update", "-qq"], check=True)
             subprocess.run(install, check=True)
-        found = shutil.which("wrk")
-    assert found, "wrk is not installed"
+        found = shutil.which(command)
+    assert found, f"{command} is not installed"
     return found
 
 
@@ -492,7 +493,7 @@ def resume(base_url: str, players: list[TapPlayer], path: Path) -> None:
 
 def measure(server: Served, connections: int, seconds: int, rounds: int, seed: int,
             workdir: Path, wrk_cpu: str, profile: Path | None) -> str:
-    wrk = ensure_wrk()
+    wrk = ensure_debian_tool("wrk")
     rng = random.Random(seed)
     taps_needed = MAX_TAPS_PER_PLAYER_SECOND * seconds * rounds
     page_players = set_up_players(server.base_url, connections, taps_needed, rng)
