@@ -100,8 +100,11 @@ class LeanRoute(APIRoute):
         endpoint = self.endpoint
         path_names = [field.name for field in dependant.path_params]
         request_name = dependant.request_param_name
-        visit_name, get = ((dependant.dependencies[0].name, dependant.dependencies[0].call)
-                           if dependant.dependencies else (None, None))
+        dependency = dependant.dependencies[0] if dependant.dependencies else None
+        visit_name = None if dependency is None else dependency.name
+        # One of VISITS (checked above), found again for its type.
+        visit_of = next((call for call in VISITS if dependency and call is dependency.call),
+                        get_visit)
         body_fields = dependant.body_params
         embed = self._embed_body_fields
         # A body that is one model, as JSON, is validated straight from its bytes; what that
@@ -128,7 +131,7 @@ class LeanRoute(APIRoute):
             if request_name is not None:
                 values[request_name] = request
             if visit_name is not None:
-                values[visit_name] = await get(request)
+                values[visit_name] = await visit_of(request)
             return await endpoint(**values)
 
         return handler

@@ -120,8 +120,8 @@ def side_pieces(
     if status == "playing":  # no dialog: nothing of the game in it, not even its id
         dialog = NO_DIALOG
     else:
-        args = (undo_url, status, game.elapsed_seconds, game.moves, can_undo, game.deal)
-        dialog = piece("end_dialog", args)
+        dialog = piece("end_dialog", (undo_url, status, game.elapsed_seconds, game.moves,
+                                      can_undo, game.deal))
     return {
         # An empty stock shows whether tapping it turns the waste over. The stock is never
         # helped (drawing is always allowed).
