@@ -20,7 +20,8 @@ PAGES = {
 }
 
 # What a player must reach: the cards in play, the piles, the trick, and every button or link
-# that acts (those inside closed menus and dialogs are not shown, so not counted).
+# that acts (those inside closed menus and dialogs are not shown, so not counted), each with its
+# label inside it.
 OUTSIDE_JS = """() => {
   const wanted = "#main .card, #main button, #main a.btn, #main summary, #main a.deal, .top button";
   const out = [];
@@ -31,6 +32,9 @@ OUTSIDE_JS = """() => {
     if (r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5)
       out.push(`${el.id || el.className || el.localName} ${Math.round(r.left)},${Math.round(r.top)}`
                + `-${Math.round(r.right)},${Math.round(r.bottom)}`);
+    // A label that spills out of its button runs into the next one.
+    if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)
+      out.push(`${el.id || el.className || el.localName}: "${el.innerText}" spills out`);
   }
   const root = document.documentElement;
   if (root.scrollHeight > innerHeight || root.scrollWidth > innerWidth)
