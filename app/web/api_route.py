@@ -100,11 +100,10 @@ class LeanRoute(APIRoute):
         endpoint = self.endpoint
         path_names = [field.name for field in dependant.path_params]
         request_name = dependant.request_param_name
+        # The one dependency, if any: one of VISITS (checked above).
         dependency = dependant.dependencies[0] if dependant.dependencies else None
         visit_name = None if dependency is None else dependency.name
-        # One of VISITS (checked above), found again for its type.
-        visit_of = next((call for call in VISITS if dependency and call is dependency.call),
-                        get_visit)
+        visit_of = None if dependency is None else dependency.call
         body_fields = dependant.body_params
         embed = self._embed_body_fields
         # A body that is one model, as JSON, is validated straight from its bytes; what that
@@ -130,7 +129,7 @@ class LeanRoute(APIRoute):
                 values.update(await body_values(request))
             if request_name is not None:
                 values[request_name] = request
-            if visit_name is not None:
+            if visit_name is not None and visit_of is not None:
                 values[visit_name] = await visit_of(request)
             return await endpoint(**values)
 

@@ -105,15 +105,13 @@ class Arrival:
     session_id: str
     clock: Callable[[], float]
 
-    def visit(self, profile: Profile) -> Visit:
-        """The Visit, with ``profile`` as the store read it."""
+    async def visit(self, profile: Profile | None = None) -> Visit:
+        """The Visit, with ``profile`` as the store read it, or with its profile read now."""
+        if profile is None:
+            profile = await load_profile(self.store, self.session_id)
         self.request.state.profile = profile
         return Visit(self.store, self.session_id, profile, language_of(self.request, profile),
                      self.clock)
-
-    async def read_visit(self) -> Visit:
-        """The Visit, its profile read now."""
-        return self.visit(await load_profile(self.store, self.session_id))
 
 
 async def get_arrival(request: Request) -> Arrival:

@@ -46,8 +46,6 @@ def changed(before: Pieces | None, after: Pieces) -> list[str]:
         # By index, not by field name: a tap compares a few dozen pieces (0: macro, 1: args).
         names = [name for name, piece in after.items()
                  if (old := before.get(name)) is None or old[1] != piece[1] or old[0] != piece[0]]
-    if not any(after[name].inside for name in names):
-        return names
     sent = set(names)
     return [name for name in names if after[name].inside not in sent]
 

@@ -87,6 +87,12 @@ def options_model(options: Options) -> HeartToHeartOptions:
     return HeartToHeartOptions(**asdict(options))
 
 
+@cache
+def options_json(options: Options) -> orjson.Fragment:
+    """The options as the state shows them, serialized once (there are four)."""
+    return orjson.Fragment(orjson.dumps(asdict(options)))
+
+
 def state_json(loaded: LoadedGame, options: Options, message: str | None = None) -> bytes:
     """The game as :class:`HeartToHeartState` describes it, serialized straight from the rules'
     game: an action answers it on every tap, and the state the server built from its own game
@@ -107,7 +113,7 @@ def state_json(loaded: LoadedGame, options: Options, message: str | None = None)
         "selected": None if selected is None else target_text(selected),
         "undo_depth": game.undo_depth,
         "message": message,
-        "options": asdict(options),
+        "options": options_json(options),
         "help": {
             "outlined": help_targets(outlined),
             "dimmed": help_targets(dimmed),
@@ -138,17 +144,14 @@ async def act(
             arrival.store, arrival.session_id, game_id, version, action, timing
         )
     except StaleVersion as stale:
-        visit = await arrival.read_visit()
+        visit = await arrival.visit()
         return stale_answer(game_state(stale.current, Options.of(visit.profile)), visit.lang)
     except Refused as refused:
-        visit = await arrival.read_visit()
+        visit = await arrival.visit()
         options = Options.of(visit.profile)
         message = undo_refusal(refused.error, visit.lang)
         return conflict_answer(refused.error.reason, message, game_state(refused.current, options))
-    if turn.profile is None:
-        visit = await arrival.read_visit()
-    else:
-        visit = arrival.visit(turn.profile)
+    visit = await arrival.visit(turn.profile)
     options = Options.of(visit.profile)
     return state_answer(turn.after, options, move_error(turn.result, options, visit.lang))
 
@@ -203,7 +206,7 @@ async def get_game(game_id: str, visit: VisitDep):
 @lean
 async def tap(game_id: str, body: HeartToHeartTap, arrival: ArrivalDep):
     if not matches(TARGET_PATTERN, body.target):
-        message = translator((await arrival.read_visit()).lang).gettext(
+        message = translator((await arrival.visit()).lang).gettext(
             "A target is heart:0 to heart:24, stock or waste."
         )
         return api_error(422, "invalid_target", message)

@@ -244,20 +244,17 @@ async def act(
             arrival.store, arrival.session_id, game_id, form.version, action, timing
         )
     except StaleVersion as stale:
-        visit = await arrival.read_visit()
+        visit = await arrival.visit()
         return stale_answer(request, stale.current, Options.of(visit.profile), visit.lang)
     except Refused as refused:
-        visit = await arrival.read_visit()
+        visit = await arrival.visit()
         options, lang = Options.of(visit.profile), visit.lang
         refusal = undo_refusal(refused.error, lang)
         before = stored_board(refused.current, undo_url(game_id), options, lang)
         return board_answer(
             request, refused.current, options, lang, before=before, message=refusal
         )
-    if turn.profile is None:
-        visit = await arrival.read_visit()
-    else:
-        visit = arrival.visit(turn.profile)
+    visit = await arrival.visit(turn.profile)
     options, lang = Options.of(visit.profile), visit.lang
     text = message(turn, options, lang) if turn.after is not turn.before else None
     if request.headers.get("hx-request") != "true":
@@ -278,7 +275,7 @@ async def tap(game_id: str, request: Request, arrival: ArrivalDep) -> Response:
     try:
         where = parse_target(form.target)
     except TargetError as error:
-        lang = (await arrival.read_visit()).lang
+        lang = (await arrival.visit()).lang
         message = translator(lang).gettext("That is not a place on the table.")
         raise PageError(400, message) from error
     return await act(request, arrival, game_id, form, lambda game: game.tap(where), tap_message)
