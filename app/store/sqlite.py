@@ -166,13 +166,6 @@ def _write(conn: sqlite3.Connection, work: Callable[[], T]) -> T:
     return result
 
 
-# The session's profile, as _read_profile reads it, in a games UPDATE's RETURNING row.
-PROFILE_RETURNING = "".join(
-    f", (SELECT {column} FROM profiles WHERE session_id = ? AND updated_at >= ?)"
-    for column in ("version", "data")
-)
-
-
 class SqliteStore:
     def __init__(self, path: str, ttl_seconds: int, *, clock: Clock = time.time) -> None:
         self._ttl = ttl_seconds
@@ -295,60 +288,68 @@ class SqliteStore:
             self._after_write()
         return game
 
-    def _update(
-        self, session_id: str, game_id: str, version: int, state: dict[str, Any],
-        returning: str = "", returning_parameters: tuple = (),
-    ) -> Callable[[], tuple[StoredGame, tuple] | None]:
-        """The work of a compare-and-set, to run (its JSON already written): the game stored
-        and the rest of its RETURNING row (``returning``'s columns, with their parameters), or
-        None."""
+    def _write(
+        self, session_id: str, game_id: str, version: int, state: dict[str, Any]
+    ) -> Callable[[], float | None]:
+        """The work of a compare-and-set, to run (its JSON already written): the time it wrote
+        version+1 at, or None when it wrote nothing. No RETURNING: SQLite gathers those rows in
+        a temporary table, which costs more than reading the row again (bench/README.md)."""
         conn = self._db()
         text = dump_json(state)
 
-        def update() -> tuple[StoredGame, tuple] | None:
+        def write() -> float | None:
             now = self._clock()
-            # One statement, so no BEGIN/COMMIT of its own (see the module's docstring);
-            # fetchall() runs it to the end, which commits it.
-            rows = conn.execute(
+            # One statement, so no BEGIN/COMMIT of its own (see the module's docstring).
+            written = conn.execute(
                 "UPDATE games SET version = version + 1, state = ?, updated_at = ?"
-                " WHERE game_id = ? AND session_id = ? AND version = ? AND updated_at >= ?"
-                " RETURNING kind, version" + returning,
-                (text, now, game_id, session_id, version, now - self._ttl,
-                 *returning_parameters),
-            ).fetchall()
-            if not rows:
-                return None
-            kind, new_version, *rest = rows[0]
-            return StoredGame(game_id, kind, new_version, state, now), tuple(rest)
+                " WHERE game_id = ? AND session_id = ? AND version = ? AND updated_at >= ?",
+                (text, now, game_id, session_id, version, now - self._ttl),
+            ).rowcount
+            return now if written else None
 
-        return update
+        return write
+
+    def _written_row(self, query: str, parameters: tuple) -> tuple:
+        """The row of a game just written, read after its write (a read retried on BUSY cannot
+        write twice)."""
+        row = self._db().execute(query, parameters).fetchone()
+        if row is None:  # only the purge deletes a game, and this one was just written
+            raise StoreError("SQLite store: a game is gone right after its write")
+        return row
+
+    def _kind(self, game_id: str) -> str:
+        return self._written_row("SELECT kind FROM games WHERE game_id = ?", (game_id,))[0]
+
+    def _kind_and_profile(
+        self, game_id: str, session_id: str
+    ) -> tuple[str, tuple[int, dict[str, Any]]]:
+        """A game's kind and its session's profile, as _read_profile reads it."""
+        kind, version, data = self._written_row(
+            "SELECT g.kind, p.version, p.data FROM games AS g LEFT JOIN profiles AS p"
+            " ON p.session_id = ? AND p.updated_at >= ? WHERE g.game_id = ?",
+            (session_id, self._cutoff(), game_id),
+        )
+        return kind, ((0, {}) if version is None else (version, load_object(data) or {}))
 
     async def compare_and_set(
         self, session_id: str, game_id: str, version: int, state: dict[str, Any]
     ) -> StoredGame | None:
-        written = await self._run(self._update(session_id, game_id, version, state))
-        if written is None:
+        now = await self._run(self._write(session_id, game_id, version, state))
+        if now is None:
             return None
         self._after_write()
-        return written[0]
+        kind = await self._run(lambda: self._kind(game_id))
+        return StoredGame(game_id, kind, version + 1, state, now)
 
     async def compare_and_set_seeing_profile(
         self, session_id: str, game_id: str, version: int, state: dict[str, Any]
     ) -> tuple[StoredGame | None, tuple[int, dict[str, Any]]]:
-        # The profile comes back in the write's own row: a statement of its own costs more
-        # than the two lookups.
-        cutoff = self._cutoff()
-        written = await self._run(self._update(
-            session_id, game_id, version, state, PROFILE_RETURNING,
-            (session_id, cutoff, session_id, cutoff),
-        ))
-        if written is None:  # nothing written: read it on its own
+        now = await self._run(self._write(session_id, game_id, version, state))
+        if now is None:  # nothing written: the profile alone
             return None, await self._run(lambda: self._read_profile(session_id))
         self._after_write()
-        game, (profile_version, data) = written
-        if profile_version is None:
-            return game, (0, {})
-        return game, (profile_version, load_object(data) or {})
+        kind, profile = await self._run(lambda: self._kind_and_profile(game_id, session_id))
+        return StoredGame(game_id, kind, version + 1, state, now), profile
 
     async def current(self, session_id: str, kind: str) -> StoredGame | None:
         conn = self._db()
