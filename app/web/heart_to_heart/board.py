@@ -10,6 +10,7 @@ draws it. Without JavaScript the page is drawn whole, placement help on every ca
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -181,7 +182,7 @@ def help_text(targets: int) -> str:
 # The boards of stored versions, by (the write, placement help, language) (the write: see
 # service.written): a tap's "before" is the previous tap's "after", so each tap builds the
 # board once.
-_BOARDS: dict[tuple[tuple[str, int, float], bool, str], Pieces] = {}
+_BOARDS: OrderedDict[tuple[tuple[str, int, float], bool, str], Pieces] = OrderedDict()
 
 
 def stored_board(loaded: LoadedGame, undo_url: str, options: Options, lang: str) -> Pieces:
@@ -196,7 +197,9 @@ def stored_board(loaded: LoadedGame, undo_url: str, options: Options, lang: str)
 
 # The side pieces of stored versions, keyed as _BOARDS: a tap's "before" is the previous
 # tap's "after".
-_SIDES: dict[tuple[tuple[str, int, float], bool, str], tuple[Help, Pieces]] = {}
+_SIDES: OrderedDict[tuple[tuple[str, int, float], bool, str], tuple[Help, Pieces]] = (
+    OrderedDict()
+)
 
 
 def stored_sides(

@@ -9,6 +9,7 @@ rules said no; with the game unchanged). The page and the API each turn them int
 from __future__ import annotations
 
 import secrets
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -83,17 +84,18 @@ class Refused(Exception):
 # may be dealt again under its id (a page's game: app/web/games.py) and reach the same version,
 # so the version alone does not name a state. A hit saves re-reading and re-checking the JSON on
 # every tap. Shared: read only (load copies).
-_RECENT: dict[tuple[str, int, float], HeartToHeartGame] = {}
+_RECENT: OrderedDict[tuple[str, int, float], HeartToHeartGame] = OrderedDict()
 RECENT_GAMES = 2048
 
 
-def keep(cache: dict, key: tuple, value: Any) -> None:
-    """Put ``value`` in a cache of recent entries (a dict keeps the order they were put in),
-    dropping the one put in longest ago beyond RECENT_GAMES."""
-    cache.pop(key, None)
+def keep(cache: OrderedDict, key: tuple, value: Any) -> None:
+    """Put ``value`` in a cache of recent entries, dropping the one put in longest ago beyond
+    RECENT_GAMES. (An OrderedDict: a plain dict finds its oldest entry by walking past the
+    slots of the entries deleted before it.)"""
     cache[key] = value
+    cache.move_to_end(key)
     if len(cache) > RECENT_GAMES:
-        del cache[next(iter(cache))]
+        cache.popitem(last=False)
 
 
 def written(stored: StoredGame) -> tuple[str, int, float]:
@@ -109,7 +111,7 @@ def remember(stored: StoredGame, game: HeartToHeartGame) -> None:
 # The game each session's last action in this process stored, by (session id, game id): a
 # player's next tap, sent with that version, is applied to it without reading the game back
 # (see act). Shared: read only.
-_LAST_STORED: dict[tuple[str, str], LoadedGame] = {}
+_LAST_STORED: OrderedDict[tuple[str, str], LoadedGame] = OrderedDict()
 
 
 def load(stored: StoredGame) -> HeartToHeartGame:
