@@ -11,13 +11,14 @@ then costs dictionary lookups, not template runs.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
 from fastapi.responses import HTMLResponse
 from markupsafe import Markup
 
-from app.web.templating import language, templates
+from app.web.i18n import current_language
+from app.web.templating import templates
 
 SHARED_TEMPLATE = "_pieces.html"
 
@@ -50,10 +51,20 @@ def changed(before: Pieces | None, after: Pieces) -> list[str]:
     return [name for name in names if after[name].inside not in sent]
 
 
+@cache
+def _macros(template: str) -> Any:
+    """The macros of a pieces template (templates are not reloaded: auto_reload is off)."""
+    return templates.get_template(template).module
+
+
 def _draw(template: str, macro: str, args: tuple, extra: tuple, lang: str, oob: bool) -> Markup:
-    module = templates.get_template(template).module
-    with language(lang):
-        return Markup(getattr(module, macro)(*args, oob=oob, **dict(extra)))
+    draw = getattr(_macros(template), macro)
+    # The context variable is set by hand: a context manager costs a generator per piece.
+    token = current_language.set(lang)
+    try:
+        return Markup(draw(*args, oob=oob, **dict(extra)))
+    finally:
+        current_language.reset(token)
 
 
 # Pieces repeat endlessly (a card in one state looks the same in every game).
@@ -72,7 +83,14 @@ def render_once(template: str, piece: Piece, lang: str, *, oob: bool = False) ->
 def render_all(template: str, pieces: Pieces, names: Iterable[str], lang: str) -> Markup:
     """The named pieces as out-of-band swaps."""
     # Pieces are markup already: joined as text, not escaped one by one again.
-    return Markup("".join([render(template, pieces[name], lang, oob=True) for name in names]))
+    return Markup("".join(drawn_oob(template, [pieces[name] for name in names], lang)))
+
+
+def drawn_oob(template: str, pieces: Iterable[Piece], lang: str) -> list[str]:
+    """``pieces`` drawn as out-of-band swaps, or found drawn (an answer's hot path: nothing
+    per piece but the cache's own lookup)."""
+    return [_cached_draw(template, macro, args, extra, lang, True)
+            for macro, args, extra, _ in pieces]
 
 
 def status(message: str | None) -> Markup:

@@ -14,6 +14,7 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
 
 from app.web.i18n import (
     LANGUAGES,
@@ -52,9 +53,21 @@ def make_environment() -> Environment:
     )
     env.filters["number"] = jinja_number
     env.globals.update(
-        static=static_url, card_name=_card_name, SUIT_SYMBOLS=SUIT_SYMBOLS, LANGUAGES=LANGUAGES
+        static=static_url, card_name=_card_name, SUIT_SYMBOLS=SUIT_SYMBOLS, LANGUAGES=LANGUAGES,
+        oob_attr=oob_attr,
     )
     return env
+
+
+OOB_ATTR = Markup(' hx-swap-oob="true"')
+NO_ATTR = Markup("")
+
+
+def oob_attr(oob: bool) -> Markup:
+    """The attribute that makes a piece an out-of-band swap (app/web/pieces.py), when ``oob``.
+    A function, not a macro: every piece drawn calls it, and a macro call costs as much as the
+    piece's own."""
+    return OOB_ATTR if oob else NO_ATTR
 
 
 templates = make_environment()

@@ -30,7 +30,7 @@ from app.rules.heart_to_heart import (
 from app.web.heart_to_heart.assists import Hint, can_finish
 from app.web.heart_to_heart.service import LoadedGame, Options, keep, written
 from app.web.i18n import heart_name
-from app.web.pieces import Piece, Pieces, changed, render, render_all, render_once
+from app.web.pieces import Piece, Pieces, changed, drawn_oob, render, render_all, render_once
 
 TEMPLATE = "heart_to_heart/_pieces.html"
 HEART_NAMES = tuple(f"p{pos}" for pos in range(HEART_SIZE))
@@ -234,12 +234,10 @@ def action_changes(
                        stored_board(after, undo_url, options, lang), lang)
     _, sides_before = stored_sides(before, undo_url, options, lang)
     help, sides_after = stored_sides(after, undo_url, options, lang)
+    cards = [heart_piece(new, pos, help, lang) for pos in positions_in(differ)]
+    sides = [sides_after[name] for name in changed(sides_before, sides_after)]
     # Every part is drawn markup already: joined as text, made Markup once.
-    parts = [render(TEMPLATE, heart_piece(new, pos, help, lang), lang, oob=True)
-             for pos in positions_in(differ)]
-    parts += [render(TEMPLATE, sides_after[name], lang, oob=True)
-              for name in changed(sides_before, sides_after)]
-    return Markup("".join(parts))
+    return Markup("".join(drawn_oob(TEMPLATE, cards + sides, lang)))
 
 
 def heart(board: Pieces, lang: str, *, oob: bool = False) -> Markup:
