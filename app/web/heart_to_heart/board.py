@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from markupsafe import Markup
 
@@ -30,7 +30,16 @@ from app.rules.heart_to_heart import (
 from app.web.heart_to_heart.assists import Hint, can_finish
 from app.web.heart_to_heart.service import LoadedGame, Options, keep, written
 from app.web.i18n import heart_name
-from app.web.pieces import Piece, Pieces, changed, drawn_oob, render, render_all, render_once
+from app.web.pieces import (
+    Piece,
+    Pieces,
+    changed,
+    changed_in_order,
+    drawn_oob,
+    render,
+    render_all,
+    render_once,
+)
 
 TEMPLATE = "heart_to_heart/_pieces.html"
 HEART_NAMES = tuple(f"p{pos}" for pos in range(HEART_SIZE))
@@ -59,10 +68,10 @@ def with_heart(
     return pieces
 
 
-@dataclass(frozen=True, slots=True)
-class Help:
+class Help(NamedTuple):
     """Placement help now: the targets outlined and dimmed, as masks (a bit per heart position,
-    WASTE_BIT for the waste; see HeartToHeartGame.placement_masks)."""
+    WASTE_BIT for the waste; see HeartToHeartGame.placement_masks). (A named tuple: every tap
+    makes one, and a frozen dataclass costs twice as much to make.)"""
 
     outlined: int
     dimmed: int
@@ -235,7 +244,7 @@ def action_changes(
     _, sides_before = stored_sides(before, undo_url, options, lang)
     help, sides_after = stored_sides(after, undo_url, options, lang)
     cards = [heart_piece(new, pos, help, lang) for pos in positions_in(differ)]
-    sides = [sides_after[name] for name in changed(sides_before, sides_after)]
+    sides = changed_in_order(sides_before, sides_after)
     # Every part is drawn markup already: joined as text, made Markup once.
     return Markup("".join(drawn_oob(TEMPLATE, cards + sides, lang)))
 
