@@ -153,7 +153,9 @@ async def act(
         return conflict_answer(refused.error.reason, message, game_state(refused.current, options))
     visit = await arrival.visit(turn.profile)
     options = Options.of(visit.profile)
-    return state_answer(turn.after, options, move_error(turn.result, options, visit.lang))
+    return state_answer(
+        turn.after, options, move_error(turn.result.kind, options.move_errors, visit.lang)
+    )
 
 
 def example_state() -> HeartToHeartState:

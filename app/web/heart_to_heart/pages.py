@@ -65,11 +65,16 @@ router = APIRouter(prefix="/heart-to-heart", include_in_schema=False, route_clas
 # --- status messages -------------------------------------------------------------------------
 
 
-def name_at(game: HeartToHeartGame, target: Target | None, lang: str) -> str:
-    """The name of the card at a heart position or on top of the waste (there is one)."""
+def rank_of(game: HeartToHeartGame, target: Target | None) -> int:
+    """The rank of the card at a heart position or on top of the waste (there is one)."""
     rank = game.rank_at(target) if isinstance(target, int) else game.waste_top
     assert rank is not None, f"no card at {target!r}"
-    return heart_name(rank_name(rank), lang)
+    return rank
+
+
+def name_at(game: HeartToHeartGame, target: Target | None, lang: str) -> str:
+    """The name of the card at a heart position or on top of the waste (there is one)."""
+    return heart_name(rank_name(rank_of(game, target)), lang)
 
 
 def undo_message(turn: service.Turn, options: Options, lang: str) -> str:
@@ -77,30 +82,50 @@ def undo_message(turn: service.Turn, options: Options, lang: str) -> str:
 
 
 def tap_message(turn: service.Turn, options: Options, lang: str) -> str | None:
-    tr = translator(lang)
-    result, game, before = turn.result, turn.after.game, turn.before.game
-    if game.status == "won" and result.is_move:
-        return tr.gettext("You won! All 25 cards are gone.")
-    if game.status == "stalemate" and result.changed and before.status != "stalemate":
-        return tr.gettext("No more moves")
+    """What the status line says after a tap: the tap's kind and the rank it concerns are
+    worked out here, the words looked up once per kind, rank and language (tap_text)."""
+    result, game = turn.result, turn.after.game
     kind = result.kind
-    error = move_error(result, options, lang)
+    if game.status != "playing" and result.changed:
+        if game.status == "won" and result.is_move:
+            return tap_text("won", 0, 0, False, lang)
+        if game.status == "stalemate" and turn.before.game.status != "stalemate":
+            return tap_text("stalemate", 0, 0, False, lang)
+    rank = points = 0
+    if kind in ("select", "reselect"):
+        rank = rank_of(game, game.selected)
+    elif kind == "pair":
+        before = turn.before.game
+        points = game.score - before.score
+        rank = game.rank_at((game.removed_mask & ~before.removed_mask).bit_length() - 1)
+    elif kind == "draw":
+        rank = rank_of(game, "waste")
+    return tap_text(kind, rank, points, options.move_errors, lang)
+
+
+@lru_cache(maxsize=1024)
+def tap_text(kind: str, rank: int, points: int, move_errors: bool, lang: str) -> str | None:
+    """The status line after a tap of ``kind`` ("won" and "stalemate" for a tap that ended
+    the game) concerning a card of ``rank``."""
+    tr = translator(lang)
+    if kind == "won":
+        return tr.gettext("You won! All 25 cards are gone.")
+    if kind == "stalemate":
+        return tr.gettext("No more moves")
+    error = move_error(kind, move_errors, lang)
     if error:
         return error
     if kind in ("select", "reselect"):
-        return tr.gettext("%(card)s selected") % {"card": name_at(game, game.selected, lang)}
+        return tr.gettext("%(card)s selected") % {"card": heart_name(rank_name(rank), lang)}
     if kind == "deselect":
         return tr.gettext("Selection cleared")
     if kind == "pair":
-        points = game.score - before.score
-        gone = game.removed_mask & ~before.removed_mask
-        rank = rank_name(game.rank_at(gone.bit_length() - 1))
         return tr.gettext("Pair of %(rank)ss removed, +%(points)d") % {
-            "rank": rank_word(rank, lang),
+            "rank": rank_word(rank_name(rank), lang),
             "points": points,
         }
     if kind == "draw":
-        return tr.gettext("Turned over %(card)s") % {"card": name_at(game, "waste", lang)}
+        return tr.gettext("Turned over %(card)s") % {"card": heart_name(rank_name(rank), lang)}
     if kind == "redeal":
         return tr.gettext("The waste is the stock again")
     return None

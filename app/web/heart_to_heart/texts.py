@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from app.rules.deal_codes import DealCodeError
-from app.rules.heart_to_heart import TapResult, UndoError
-from app.web.heart_to_heart.service import Options
+from app.rules.heart_to_heart import UndoError
 from app.web.i18n import translator
 
 EXAMPLE_CODE = "HH1-N-AAAAAAM"
 
 
-def move_error(result: TapResult, options: Options, lang: str) -> str | None:
-    """The move-error text after a tap, when the player asked for move errors."""
-    if result.kind == "reselect" and options.move_errors:
+def move_error(kind: str, move_errors: bool, lang: str) -> str | None:
+    """The move-error text after a tap of ``kind`` (TapResult.kind), when the player asked
+    for move errors."""
+    if kind == "reselect" and move_errors:
         return translator(lang).gettext("Must be same rank")
     return None
 
