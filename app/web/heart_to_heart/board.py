@@ -28,7 +28,7 @@ from app.rules.heart_to_heart import (
     target_text,
 )
 from app.web.heart_to_heart.assists import Hint, can_finish
-from app.web.heart_to_heart.service import LoadedGame, Options, keep, written
+from app.web.heart_to_heart.service import LoadedGame, Options, Write, keep, kept, written
 from app.web.i18n import heart_name
 from app.web.pieces import (
     Piece,
@@ -188,27 +188,25 @@ def help_text(targets: int) -> str:
     return positions
 
 
-# The boards of stored versions, by (the write, placement help, language) (the write: see
-# service.written): a tap's "before" is the previous tap's "after", so each tap builds the
-# board once.
-_BOARDS: OrderedDict[tuple[tuple[str, int, float], bool, str], Pieces] = OrderedDict()
+# The board of each game's latest write, by (game id, placement help, language): (the write,
+# the board) (service.kept).
+_BOARDS: OrderedDict[tuple[str, bool, str], tuple[Write, Pieces]] = OrderedDict()
 
 
 def stored_board(loaded: LoadedGame, undo_url: str, options: Options, lang: str) -> Pieces:
     """``build_board`` of a stored game (shared: read only)."""
-    key = (written(loaded.stored), options.placement_help, lang)
-    board = _BOARDS.get(key)
+    stored = loaded.stored
+    key, write = (stored.game_id, options.placement_help, lang), written(stored)
+    board = kept(_BOARDS, key, write)
     if board is None:
         board = with_heart(loaded.game, *stored_sides(loaded, undo_url, options, lang), lang)
-        keep(_BOARDS, key, board)
+        keep(_BOARDS, key, (write, board))
     return board
 
 
-# The side pieces of stored versions, keyed as _BOARDS: a tap's "before" is the previous
-# tap's "after".
-_SIDES: OrderedDict[tuple[tuple[str, int, float], bool, str], tuple[Help, Pieces]] = (
-    OrderedDict()
-)
+# The side pieces of each game's latest write, keyed as _BOARDS: (the write, (help, pieces)).
+# A tap's "before" is the previous tap's "after".
+_SIDES: OrderedDict[tuple[str, bool, str], tuple[Write, tuple[Help, Pieces]]] = OrderedDict()
 
 
 def stored_sides(
@@ -216,12 +214,12 @@ def stored_sides(
 ) -> tuple[Help, Pieces]:
     """``placement`` and ``side_pieces`` of a stored game (shared: read only)."""
     stored = loaded.stored
-    key = (written(stored), options.placement_help, lang)
-    found = _SIDES.get(key)
+    key, write = (stored.game_id, options.placement_help, lang), written(stored)
+    found = kept(_SIDES, key, write)
     if found is None:
         help = placement(loaded.game, options)
         found = (help, side_pieces(loaded.game, stored.version, undo_url, help, lang))
-        keep(_SIDES, key, found)
+        keep(_SIDES, key, (write, found))
     return found
 
 

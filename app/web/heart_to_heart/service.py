@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -51,6 +51,7 @@ MIN_STEP_SECONDS = 1.0
 NOT_FOUND = "This game does not exist here: it belongs to another browser, or it expired."
 
 LoadedGame = Loaded[HeartToHeartGame]
+Write = tuple[str, int, float]  # what names one write of a game: see written
 
 
 async def store_options(store: GameStore, session_id: str, options: Options) -> None:
@@ -79,16 +80,14 @@ class Refused(Exception):
         self.current = current
 
 
-# Games this process loaded or stored lately, by what names one write: (game id, version, time
-# of the write). The store only ever writes version n+1 over version n, but a game that expired
-# may be dealt again under its id (a page's game: app/web/games.py) and reach the same version,
-# so the version alone does not name a state. A hit saves re-reading and re-checking the JSON on
-# every tap. Shared: read only (load copies).
-_RECENT: OrderedDict[tuple[str, int, float], HeartToHeartGame] = OrderedDict()
+# The game of each game's latest write this process loaded or stored, by game id: (the write,
+# the game) (the write: see written). A hit saves re-reading and re-checking the JSON on every
+# tap. Shared: read only (load copies).
+_RECENT: OrderedDict[str, tuple[Write, HeartToHeartGame]] = OrderedDict()
 RECENT_GAMES = 2048
 
 
-def keep(cache: OrderedDict, key: tuple, value: Any) -> None:
+def keep(cache: OrderedDict, key: Hashable, value: Any) -> None:
     """Put ``value`` in a cache of recent entries, dropping the one put in longest ago beyond
     RECENT_GAMES. (An OrderedDict: a plain dict finds its oldest entry by walking past the
     slots of the entries deleted before it.)"""
@@ -98,14 +97,28 @@ def keep(cache: OrderedDict, key: tuple, value: Any) -> None:
         cache.popitem(last=False)
 
 
-def written(stored: StoredGame) -> tuple[str, int, float]:
-    """What names the write of ``stored``: its game, version and time (see _RECENT)."""
+def kept(cache: OrderedDict, key: Hashable, write: Write) -> Any:
+    """What ``keep`` put under ``key`` as ``(write, value)``: the value when it belongs to
+    ``write``, else None.
+
+    Caches of a game's states keep only its latest write: a tap's "before" is the previous
+    tap's "after", and a state kept for every write would live long enough for the garbage
+    collector to walk it again and again."""
+    found = cache.get(key)
+    return found[1] if found is not None and found[0] == write else None
+
+
+def written(stored: StoredGame) -> Write:
+    """What names the write of ``stored``: its game, version and time. The store only ever
+    writes version n+1 over version n, but a game that expired may be dealt again under its id
+    (a page's game: app/web/games.py) and reach the same version, so the version alone does
+    not name a state."""
     return (stored.game_id, stored.version, stored.updated_at)
 
 
 def remember(stored: StoredGame, game: HeartToHeartGame) -> None:
     """Keep ``game`` as the state of ``stored`` (itself, not a copy: nobody changes it after)."""
-    keep(_RECENT, written(stored), game)
+    keep(_RECENT, stored.game_id, (written(stored), game))
 
 
 # The game each session's last action in this process stored, by (session id, game id): a
@@ -117,7 +130,7 @@ _LAST_STORED: OrderedDict[tuple[str, str], LoadedGame] = OrderedDict()
 def load(stored: StoredGame) -> HeartToHeartGame:
     """The game of ``stored``, as a fresh copy the caller may change; GameUnreadable when this
     version cannot read it (written by a newer one, or damaged)."""
-    game = _RECENT.get(written(stored))
+    game = kept(_RECENT, stored.game_id, written(stored))
     if game is None:
         try:
             # Our own store holds only what our to_json() wrote: no need to replay its history.
