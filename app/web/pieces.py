@@ -1,7 +1,7 @@
 """Pieces: how both games send only what changed.
 
 A page is a set of pieces, each an element with a stable id, drawn by a macro of the game's
-pieces template (``templates/<game>/_pieces.html``) from the :class:`Piece`'s arguments. A
+pieces template (``templates/<game>/_pieces.html``) from a :data:`Piece`'s arguments. A
 page draws every piece in place; an action's answer compares the pieces before and after it
 (:func:`changed`) and draws only those that differ, as htmx out-of-band swaps (:func:`render`
 with ``oob=True``). The same piece always draws the same HTML, so drawn pieces are kept: a tap
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache, lru_cache
-from typing import Any, NamedTuple
+from typing import Any, Final
 
 from fastapi.responses import HTMLResponse
 from markupsafe import Markup
@@ -23,16 +23,24 @@ from app.web.templating import templates
 SHARED_TEMPLATE = "_pieces.html"
 
 
-class Piece(NamedTuple):
-    """One piece: ``macro(*args, **dict(extra))``. Two pieces are the same when their macro and
-    arguments are; ``extra`` arguments are drawn but not compared (the page keeps them up to
-    date another way). ``inside`` names the piece that draws this one too: when both changed,
-    only that one is sent. (A named tuple: a tap builds and compares dozens of them.)"""
+# One piece: (macro, args, extra, inside), drawn as ``macro(*args, **dict(extra))``. Two pieces
+# are the same when their macro and arguments are; ``extra`` arguments are drawn but not
+# compared (the page keeps them up to date another way). ``inside`` names the piece that draws
+# this one too: when both changed, only that one is sent. (A plain tuple: a tap builds and
+# compares dozens, and a named tuple costs several times as much to make.)
+Piece = tuple[str, tuple[Any, ...], tuple[tuple[str, Any], ...], str | None]
+# Its fields' places (Final, so that the type checker knows each field's type).
+MACRO: Final = 0
+ARGS: Final = 1
+EXTRA: Final = 2
+INSIDE: Final = 3
 
-    macro: str
-    args: tuple[Any, ...] = ()
-    extra: tuple[tuple[str, Any], ...] = ()
-    inside: str | None = None
+
+def make_piece(
+    macro: str, args: tuple[Any, ...] = (), extra: tuple[tuple[str, Any], ...] = (),
+    inside: str | None = None,
+) -> Piece:
+    return (macro, args, extra, inside)
 
 
 Pieces = dict[str, Piece]  # by element id, in the order an answer sends them
@@ -48,7 +56,7 @@ def changed(before: Pieces | None, after: Pieces) -> list[str]:
         names = [name for name, piece in after.items()
                  if (old := before.get(name)) is None or old[1] != piece[1] or old[0] != piece[0]]
     sent = set(names)
-    return [name for name in names if after[name].inside not in sent]
+    return [name for name in names if after[name][INSIDE] not in sent]
 
 
 def changed_in_order(before: Pieces, after: Pieces) -> list[Piece]:
@@ -80,12 +88,14 @@ _cached_draw = lru_cache(maxsize=16384)(_draw)
 
 
 def render(template: str, piece: Piece, lang: str, *, oob: bool = False) -> Markup:
-    return _cached_draw(template, piece.macro, piece.args, piece.extra, lang, oob)
+    macro, args, extra, _ = piece
+    return _cached_draw(template, macro, args, extra, lang, oob)
 
 
 def render_once(template: str, piece: Piece, lang: str, *, oob: bool = False) -> Markup:
     """A piece that is not worth keeping (its arguments are drawn once)."""
-    return _draw(template, piece.macro, piece.args, piece.extra, lang, oob)
+    macro, args, extra, _ = piece
+    return _draw(template, macro, args, extra, lang, oob)
 
 
 def render_all(template: str, pieces: Pieces, names: Iterable[str], lang: str) -> Markup:
@@ -106,7 +116,7 @@ def status(message: str | None) -> Markup:
     if not message:
         return Markup("")
     # Kept like any piece: a game says the same few things again and again.
-    return render(SHARED_TEMPLATE, Piece("status", (message,)), "en", oob=True)
+    return render(SHARED_TEMPLATE, make_piece("status", (message,)), "en", oob=True)
 
 
 class Answer(HTMLResponse):

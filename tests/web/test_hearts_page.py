@@ -22,6 +22,7 @@ from app.web.hearts.service import Seen
 from app.web.hearts.table import Urls, table_pieces
 from app.web.hearts.texts import refusal_text
 from app.web.i18n import card_name, translator
+from app.web.pieces import ARGS
 from app.web.session import COOKIE_NAME, SessionMiddleware
 
 HX = {"hx-request": "true"}
@@ -505,7 +506,7 @@ def test_seat_badges_after_a_moon_show_the_scored_points():
 
     def points(view) -> list[int]:
         pieces = table_pieces(Seen("g", 1, view, False), urls, translator("en"))
-        return [pieces[f"ht-hp-{s}"].args[1] for s in range(4)]
+        return [pieces[f"ht-hp-{s}"][ARGS][1] for s in range(4)]
 
     assert points(moon) == [26, 0, 26, 26]
     assert points(view) == list(view.hand_points)

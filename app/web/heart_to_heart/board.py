@@ -36,6 +36,7 @@ from app.web.pieces import (
     changed,
     changed_in_order,
     drawn_oob,
+    make_piece,
     render,
     render_all,
     render_once,
@@ -107,7 +108,7 @@ def heart_piece(
     if piece is None:
         rank = rank_name(key[1])
         args = (pos, rank, heart_name(rank, lang), key[2], key[3])
-        piece = _CARDS[key] = Piece("heart_card", args, _extra(help, 1 << pos, static))
+        piece = _CARDS[key] = make_piece("heart_card", args, _extra(help, 1 << pos, static))
     return piece
 
 
@@ -115,8 +116,7 @@ def side_pieces(
     game: HeartToHeartGame, version: int, undo_url: str, help: Help, lang: str,
     *, static: bool = False,
 ) -> Pieces:
-    """The pieces beside the heart: piles, info bar, version, buttons, dialog, help sets.
-    (Every tap builds them: built as plain tuples, see ``piece``.)"""
+    """The pieces beside the heart: piles, info bar, version, buttons, dialog, help sets."""
     stock_count = game.stock_count
     top = game.waste_top
     if top is None:
@@ -124,43 +124,37 @@ def side_pieces(
     else:
         rank = rank_name(top)
         args = (rank, heart_name(rank, lang), game.selected == "waste")
-        waste = piece("waste", args, _extra(help, WASTE_BIT, static))
+        waste = make_piece("waste", args, _extra(help, WASTE_BIT, static))
     can_undo = game.undo_depth > 0
     status = game.status
     if status == "playing":  # no dialog: nothing of the game in it, not even its id
         dialog = NO_DIALOG
     else:
-        dialog = piece("end_dialog", (undo_url, status, game.elapsed_seconds, game.moves,
-                                      can_undo, game.deal))
+        dialog = make_piece("end_dialog", (undo_url, status, game.elapsed_seconds,
+                                           game.moves, can_undo, game.deal))
     return {
         # An empty stock shows whether tapping it turns the waste over. The stock is never
         # helped (drawing is always allowed).
-        "h2h-stock": piece("stock", (stock_count, stock_count == 0 and game.waste_count > 0),
-                           STATIC if static else ()),
+        "h2h-stock": make_piece(
+            "stock", (stock_count, stock_count == 0 and game.waste_count > 0),
+            STATIC if static else (),
+        ),
         "h2h-waste": waste,
-        "h2h-score": piece("score", (game.score,)),
-        "h2h-moves": piece("moves", (game.moves,)),
-        "h2h-time": piece("clock", (round(game.play_time, 1), game.clock_running)),
-        "h2h-version": piece("version", (version,)),
-        "h2h-undo": piece("undo", (undo_url, can_undo and status != "won")),
-        "h2h-finish": piece("finish", (finish_url(undo_url), can_finish(game) and not static)),
+        "h2h-score": make_piece("score", (game.score,)),
+        "h2h-moves": make_piece("moves", (game.moves,)),
+        "h2h-time": make_piece("clock", (round(game.play_time, 1), game.clock_running)),
+        "h2h-version": make_piece("version", (version,)),
+        "h2h-undo": make_piece("undo", (undo_url, can_undo and status != "won")),
+        "h2h-finish": make_piece("finish",
+                                 (finish_url(undo_url), can_finish(game) and not static)),
         "h2h-dialog": dialog,
-        "h2h-help": piece("help", (help_text(help.outlined), help_text(help.dimmed))),
+        "h2h-help": make_piece("help", (help_text(help.outlined), help_text(help.dimmed))),
     }
 
 
-_new_tuple = tuple.__new__
-
-
-def piece(macro: str, args: tuple = (), extra: tuple = ()) -> Piece:
-    """``Piece(macro, args, extra)``, made as the tuple it is (a named tuple's own constructor
-    costs twice as much, and a tap makes a dozen)."""
-    return _new_tuple(Piece, (macro, args, extra, None))
-
-
 STATIC = (("static", True),)
-EMPTY_WASTE = Piece("empty_waste")
-NO_DIALOG = Piece("end_dialog", ("", "playing", 0, 0, False))
+EMPTY_WASTE = make_piece("empty_waste")
+NO_DIALOG = make_piece("end_dialog", ("", "playing", 0, 0, False))
 
 
 @lru_cache(maxsize=4096)
@@ -169,7 +163,7 @@ def finish_url(undo_url: str) -> str:
     return undo_url.rsplit("/", 1)[0] + "/finish"
 
 
-GAPS = tuple(Piece("gap", (pos,)) for pos in range(HEART_SIZE))
+GAPS = tuple(make_piece("gap", (pos,)) for pos in range(HEART_SIZE))
 # Heart cards by everything they are drawn from (a few thousand at most): a board is mostly
 # the same cards again.
 _CARDS: dict[tuple, Piece] = {}
@@ -249,7 +243,7 @@ def action_changes(
 
 def heart(board: Pieces, lang: str, *, oob: bool = False) -> Markup:
     cards = Markup("".join(render(TEMPLATE, board[name], lang) for name in HEART_NAMES))
-    return render_once(TEMPLATE, Piece("heart", (cards,)), lang, oob=oob)
+    return render_once(TEMPLATE, make_piece("heart", (cards,)), lang, oob=oob)
 
 
 def changes(before: Pieces | None, after: Pieces, lang: str) -> Markup:
@@ -277,4 +271,4 @@ def hint_marks(hint: Hint | None, lang: str, *, oob: bool = False) -> Markup:
     """The ``h2h-hint`` piece: the targets a hint marks ("heart:7 waste"), which
     static/js/hint-marks.js sets ``data-hint`` on as it is swapped in."""
     targets = "" if hint is None else " ".join(map(target_text, hint.targets))
-    return render_once(TEMPLATE, Piece("hint", (targets,)), lang, oob=oob)
+    return render_once(TEMPLATE, make_piece("hint", (targets,)), lang, oob=oob)

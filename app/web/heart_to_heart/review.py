@@ -33,7 +33,8 @@ def marked(board: Pieces, move: Move) -> Pieces:
     """``board`` with the cards of ``move`` carrying the hint's mark."""
     for target in move.taps:
         name = PIECE_NAMES[target]
-        board[name] = board[name]._replace(extra=(*board[name].extra, ("hint", True)))
+        macro, args, extra, inside = board[name]
+        board[name] = (macro, args, (*extra, ("hint", True)), inside)
     return board
 
 

@@ -42,7 +42,7 @@ from app.web.hearts.table import (
 )
 from app.web.hearts.texts import deal_error_message, refusal_text, seat_names
 from app.web.i18n import Translator, translator
-from app.web.pieces import Piece, Pieces, answer, render_once, status
+from app.web.pieces import Pieces, answer, make_piece, render_once, status
 from app.web.preferences import PlayHelp, request_settings, save_settings
 from app.web.templating import page
 
@@ -194,7 +194,7 @@ async def hearts_last_trick(
     found = await service.owned(store, session_id, game_id, dealer(request, clock()))
     view = found.game.view(HUMAN)
     tr = translator(lang)
-    piece = Piece("last_trick", (last_trick(view, tr), seat_names(tr)))
+    piece = make_piece("last_trick", (last_trick(view, tr), seat_names(tr)))
     return answer(render_once(TEMPLATE, piece, lang))
 
 
@@ -211,7 +211,7 @@ async def hearts_review(
         rows: list[ReviewRow] = []
     else:
         rows = review_rows(await run_in_threadpool(review, view), tr)
-    return answer(render_once(TEMPLATE, Piece("review", (tuple(rows),)), lang))
+    return answer(render_once(TEMPLATE, make_piece("review", (tuple(rows),)), lang))
 
 
 # -- actions --------------------------------------------------------------------------------
@@ -341,5 +341,6 @@ async def hearts_hint(
         message = tr.gettext("Hint: the Hard bot would pass %(cards)s.") % {"cards": names}
     else:
         message = tr.gettext("Hint: the Hard bot would play %(card)s.") % {"card": names}
-    new_version = render_once(TEMPLATE, Piece("version", (loaded.stored.version,)), lang, oob=True)
+    version_piece = make_piece("version", (loaded.stored.version,))
+    new_version = render_once(TEMPLATE, version_piece, lang, oob=True)
     return answer(new_version + hint_marks(cards, lang, oob=True) + status(message))

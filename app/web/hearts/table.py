@@ -25,7 +25,7 @@ from app.web.hearts.review import Decision
 from app.web.hearts.service import Seen, moon_of
 from app.web.hearts.texts import refusal_text, seat_names
 from app.web.i18n import SUIT_SYMBOLS, Translator, format_number
-from app.web.pieces import Piece, Pieces, changed, render, render_once
+from app.web.pieces import ARGS, INSIDE, Piece, Pieces, changed, make_piece, render, render_once
 
 TEMPLATE = "hearts/_pieces.html"
 
@@ -245,28 +245,28 @@ def table_pieces(
         level_label(view.deal, tr), None if receiver is None else names[receiver],
     )
     pieces: Pieces = {
-        "ht-trick": Piece("trick", (tuple(slots), done, winner, names)),
-        "ht-info": Piece("info", info),
+        "ht-trick": make_piece("trick", (tuple(slots), done, winner, names)),
+        "ht-info": make_piece("info", info),
     }
     has_last = bool(view.tricks)
-    pieces["ht-bar"] = Piece(
+    pieces["ht-bar"] = make_piece(
         "bar",
         (phase, pass_button, urls),
         (("undo_available", seen.undo_available), ("has_last_trick", has_last)),
     )
     replay = urls.replay if phase == "match_over" else None
     end = end_of_hand(view, names, tr)
-    pieces["ht-dialog"] = Piece("dialog", (end, urls.next, urls.review, replay))
+    pieces["ht-dialog"] = make_piece("dialog", (end, urls.next, urls.review, replay))
     if phase == "playing":  # the bar is the same but for these two buttons
-        pieces["ht-undo"] = Piece("undo_button", (seen.undo_available,), inside="ht-bar")
-        pieces["ht-last"] = Piece("last_button", (has_last, urls.last), inside="ht-bar")
+        pieces["ht-undo"] = make_piece("undo_button", (seen.undo_available,), inside="ht-bar")
+        pieces["ht-last"] = make_piece("last_button", (has_last, urls.last), inside="ht-bar")
     received = view.received if view.received and not view.tricks else 0
     legal = view.legal
     hand = tuple(
         face(c, tr, legal=bool(legal >> c & 1), received=bool(received >> c & 1))
         for c in sorted_hand(view.hand)
     )
-    pieces["ht-hand"] = Piece("hand", (phase, urls.play, hand))
+    pieces["ht-hand"] = make_piece("hand", (phase, urls.play, hand))
     # Once a hand is scored, its points are the scored ones (a moon turns 26 into 0 and 0 into
     # 26), as the score table shows them.
     points = view.hand_scores[-1] if phase in ("hand_over", "match_over") else view.hand_points
@@ -275,13 +275,13 @@ def table_pieces(
         numbers = {"hand_points": points[s], "total": view.totals[s]}
         if s != HUMAN:  # the player's cards are counted by the hand itself
             numbers["cards_left"] = view.cards_left[s]
-        pieces[seat] = Piece("seat", (s, names[s], view.turn == s), tuple(numbers.items()))
+        pieces[seat] = make_piece("seat", (s, names[s], view.turn == s), tuple(numbers.items()))
         for key, value in numbers.items():
             ident = f"ht-{NUMBER_IDS[key]}-{s}"
-            pieces[ident] = Piece("number", (ident, value), inside=seat)
-    pieces["ht-version"] = Piece("version", (seen.version,))
+            pieces[ident] = make_piece("number", (ident, value), inside=seat)
+    pieces["ht-version"] = make_piece("version", (seen.version,))
     refusal = seen.dimmed_refusal
-    pieces["ht-why"] = Piece("why", (refusal_text(refusal, tr) if refusal else "",))
+    pieces["ht-why"] = make_piece("why", (refusal_text(refusal, tr) if refusal else "",))
     return pieces
 
 
@@ -356,22 +356,22 @@ def hand_changes(old: Piece, new: Piece, lang: str) -> list[Markup]:
     """The hand as out-of-band pieces: the cards that went, and each card that changed (only
     its state attributes when that is all); the whole hand when the phase changed or a card
     came in."""
-    old_phase, _, old_hand = old.args
-    phase, _, hand = new.args
+    old_phase, _, old_hand = old[ARGS]
+    phase, _, hand = new[ARGS]
     before = {c.code: c for c in old_hand}
     now = [c.code for c in hand]
     if old_phase != phase or [code for code in before if code in now] != now:
         return [render(TEMPLATE, new, lang, oob=True)]
-    out = [render(TEMPLATE, Piece("gone", (code,)), lang, oob=True)
+    out = [render(TEMPLATE, make_piece("gone", (code,)), lang, oob=True)
            for code in before if code not in now]
     for card in hand:
         was = before[card.code]
         if card == was:
             continue
         if phase == "playing" and replace(was, legal=card.legal, received=card.received) == card:
-            out.append(render(TEMPLATE, Piece("card_state", (card,)), lang, oob=True))
+            out.append(render(TEMPLATE, make_piece("card_state", (card,)), lang, oob=True))
         else:
-            out.append(render(TEMPLATE, Piece("hand_card", (card, phase)), lang, oob=True))
+            out.append(render(TEMPLATE, make_piece("hand_card", (card, phase)), lang, oob=True))
     return out
 
 
@@ -384,14 +384,15 @@ def changes(before: Pieces, after: Pieces, steps: list[Step], lang: str) -> list
     for s, count in played.items():
         ident = f"ht-left-{s}"
         if s != HUMAN and ident in before:
-            shown = before[ident].args[1] - count
-            seen_before[ident] = Piece("number", (ident, shown), inside=before[ident].inside)
+            shown = before[ident][ARGS][1] - count
+            seen_before[ident] = make_piece("number", (ident, shown), inside=before[ident][INSIDE])
     out = []
     # The trick goes first: the page holds back the numbers and the narration that come after
     # it until its cards have been shown one by one.
     if steps:
-        names = after["ht-trick"].args[3]
-        out.append(render_once(TEMPLATE, Piece("steps", (tuple(steps), names)), lang, oob=True))
+        names = after["ht-trick"][ARGS][3]
+        steps_piece = make_piece("steps", (tuple(steps), names))
+        out.append(render_once(TEMPLATE, steps_piece, lang, oob=True))
     for name in changed(seen_before, after):
         if name == "ht-trick" and steps:
             continue
@@ -405,7 +406,7 @@ def changes(before: Pieces, after: Pieces, steps: list[Step], lang: str) -> list
 def everything(pieces: Pieces, lang: str) -> list[Markup]:
     """Every piece of the table, as out-of-band swaps (for a page that has to catch up)."""
     return [render(TEMPLATE, piece, lang, oob=True)
-            for piece in pieces.values() if piece.inside is None]
+            for piece in pieces.values() if piece[INSIDE] is None]
 
 
 def piece_renderer(pieces: Pieces, lang: str) -> Callable[[str], Markup]:
@@ -417,7 +418,7 @@ def hint_marks(cards: int, lang: str, *, oob: bool = False) -> Markup:
     """The ``ht-hint-marks`` piece: the cards a hint marks ("QS 2C"), which
     static/js/hint-marks.js sets ``data-hint`` on as it is swapped in."""
     codes = " ".join(card_text(c) for c in cards_in(cards))
-    return render_once(TEMPLATE, Piece("hint_marks", (codes,)), lang, oob=oob)
+    return render_once(TEMPLATE, make_piece("hint_marks", (codes,)), lang, oob=oob)
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ from app.web.hearts.tables.views import seat_view
 from app.web.hearts.texts import seat_names
 from app.web.i18n import translator
 from app.web.nickname import NICKNAME_MAX, NicknameInvalid, clean_nickname
-from app.web.pieces import Piece, answer, render_once, status
+from app.web.pieces import answer, make_piece, render_once, status
 from app.web.profile import update_profile
 from app.web.templating import page
 
@@ -236,4 +236,5 @@ async def table_last_trick(table_id: str, visit: VisitDep) -> HTMLResponse:
     view = seat_view(table, seat)
     tr = translator(visit.lang)
     last = None if view is None else last_trick(turned(view, seat or 0), tr)
-    return answer(render_once(TEMPLATE, Piece("last_trick", (last, seat_names(tr))), visit.lang))
+    shown = make_piece("last_trick", (last, seat_names(tr)))
+    return answer(render_once(TEMPLATE, shown, visit.lang))
