@@ -27,6 +27,12 @@ class Mirror:
         self.match = HeartsMatch.new(deal)
         play_bots(self.match)
 
+    def copy(self) -> Mirror:
+        """A copy to look ahead with: moving it leaves this one as it is."""
+        twin = Mirror.__new__(Mirror)
+        twin.match = self.match.copy()
+        return twin
+
     @property
     def view(self):
         return self.match.view(HUMAN)

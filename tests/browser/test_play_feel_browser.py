@@ -202,31 +202,53 @@ def test_each_refusal_is_explained_and_the_card_shakes(new_page, reason, lang):
     assert not requests, "a refused card is not sent"
 
 
+def ends_the_hand(mirror: Mirror, choice: str) -> bool:
+    """Whether playing ``choice`` now (and the bots' answer, and a claim) ends the hand."""
+    ahead = mirror.copy()
+    ahead.play(choice)
+    return ahead.view.phase != "playing"
+
+
 @pytest.mark.parametrize("lang", ["en"])
 def test_hand_over_dialog_waits_for_the_last_trick(new_page, lang):
-    page, mirror = slow_passed_match(new_page, "desktop", lang)
-    # Each time the page changes while the dialog is open, how many cards of the trick show.
+    deal = mid_trick_deal()
+    page = new_page("desktop", lang)
+    open_match(page, deal)
+    mirror = Mirror(deal)
+    pass_by_pressing(page, "desktop", lang, mirror)
+    # Each time the page changes while the dialog is open: the trick gathered to its winner,
+    # or how many of its cards show (four still on the table when the player's card ends it).
     page.evaluate("""() => {
       window.__dialogSeen = [];
       new MutationObserver(() => {
         if (!document.querySelector("#ht-end-dialog[open]")) return;
         const trick = document.getElementById("ht-trick");
-        window.__dialogSeen.push(trick.dataset.gathered === "true" ? 4 :
+        window.__dialogSeen.push(trick.dataset.gathered === "true" ? "gathered" :
           trick.querySelectorAll(".card").length);
       }).observe(document.body, {subtree: true, childList: true, attributes: true});
     }""")
-    while mirror.view.phase == "playing":
-        choice = mirror.legal()[0]
+    # The tricks before the last tap: each tap on the hand cuts the bots' replay short (as a
+    # player who does not watch it does); the dialog must not have opened before the last tap.
+    while not ends_the_hand(mirror, choice := mirror.legal()[0]):
         before = htmx_done(page)
         press(card(page, choice), "desktop")
         wait_htmx(page, before)
         mirror.play(choice)
-        if mirror.view.phase == "playing":
-            # The next tap would skip the replay: let it end, as a watching player does.
-            expect(page.locator("#ht-hand")).not_to_have_attribute("aria-busy", "true")
+    expect(page.locator("#ht-end-dialog[open]")).to_have_count(0)
+    # The last tap on a phone's network, its replay watched to the end, as a watching player
+    # does: the dialog waits until the last trick's cards have gone to its winner.
+    expect(page.locator("#ht-hand")).not_to_have_attribute("aria-busy", "true")
+    slow_network(page)
+    before = htmx_done(page)
+    press(card(page, choice), "desktop")
+    wait_htmx(page, before)
+    mirror.play(choice)
+    assert mirror.view.phase != "playing"
     expect(page.locator("#ht-end-dialog:modal")).to_be_visible()
     seen = page.evaluate("window.__dialogSeen")
-    assert seen and min(seen) == 4, f"last trick's cards shown while the dialog was open: {seen}"
+    assert seen and set(seen) == {"gathered"}, (
+        f"last trick's cards shown while the dialog was open: {seen}"
+    )
     expect(page.locator("#ht-trick")).to_have_attribute("data-gathered", "true")
     expect(page.get_by_role("button", name="Next hand").first).to_be_visible()
 
