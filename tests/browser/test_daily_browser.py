@@ -9,7 +9,7 @@ import time
 import pytest
 from browser_kit import press
 from playwright.sync_api import Page, expect
-from test_heart_to_heart_browser import tap
+from test_heart_to_heart_browser import ApiGame, skip_the_cascade, tap
 
 from app.rules.heart_to_heart import new_game
 from app.rules.heart_to_heart_solver import solve
@@ -18,13 +18,28 @@ from app.web.daily_codes import daily_code, today
 pytestmark = pytest.mark.browser
 
 
+# The taps of each win made on the page: the ones before go through the API, on the game the
+# page opened (tests/browser/test_heart_to_heart_browser.py taps a whole line on the page).
+LAST_TAPS = 5
+
+
 def win(page: Page, device: str, deal: str) -> None:
-    """Play the deal on the page by the solver's line, then open its results from the dialog."""
+    """Play the deal by the solver's line, its last taps on the page (the ones before through
+    the API, on the page's game, then the page reloaded), then open its results from the
+    dialog."""
     expect(page.locator('[data-info="deal"]')).to_have_text(deal)
     game = new_game(deal)
-    for where in solve(game.copy()):
+    line = solve(game.copy())
+    api = ApiGame.on(page)
+    for where in line[:-LAST_TAPS]:
+        api.tap(game, where)
+    page.reload()
+    expect(page.locator('[data-info="deal"]')).to_have_text(deal)
+    expect(page.locator('[data-info="moves"]')).to_have_text(str(game.moves))
+    for where in line[-LAST_TAPS:]:
         tap(page, device, game, where)
     assert game.status == "won"
+    skip_the_cascade(page)
     press(page.locator("dialog[open] a[data-results]"), device)
     expect(page).to_have_url(re.compile(rf"/heart-to-heart/deal/{deal}/results$"))
 
