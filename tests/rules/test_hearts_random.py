@@ -5,7 +5,11 @@ Also a Hypothesis state machine for play / undo / save sequences.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import random
+import traceback
+from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -24,6 +28,8 @@ from app.rules.hearts_core import (
 )
 
 MATCHES = 1000
+# The matches are independent: they are shared among up to this many processes, one a core.
+WORKERS = min(len(os.sched_getaffinity(0)), 4)
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
@@ -182,13 +188,41 @@ def play_random_match(code: str, rng: random.Random, everything_every_step: bool
         after_action(save_point=False)
 
 
+def one_match(number: int) -> int:
+    """Match ``number`` of the thousand, with its own generator, so it is the same match in
+    whichever process plays it; returns its number of hands. The first 20 check everything
+    after every action."""
+    rng = random.Random(f"hearts-random-{number}")
+    code = f"HT1-{'ENH'[number % 3]}-{''.join(rng.choices(LETTERS, k=7))}"
+    return play_random_match(code, rng, everything_every_step=number < 20)
+
+
+def some_matches(numbers: range) -> tuple[int, int | None, str]:
+    """The hands played by these matches, or the first one that failed and how."""
+    hands = 0
+    for number in numbers:
+        try:
+            hands += one_match(number)
+        except Exception:
+            return hands, number, traceback.format_exc()
+    return hands, None, ""
+
+
 @pytest.mark.slow
 def test_a_thousand_random_matches_keep_every_invariant():
-    rng = random.Random(3)
-    hands = 0
-    for i in range(MATCHES):
-        code = f"HT1-{'ENH'[i % 3]}-{''.join(rng.choices(LETTERS, k=7))}"
-        hands += play_random_match(code, rng, everything_every_step=i < 20)
+    shares = [range(w, MATCHES, WORKERS) for w in range(WORKERS)]
+    if WORKERS == 1:
+        results = [some_matches(shares[0])]
+    else:
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(WORKERS, mp_context=context) as pool:
+            results = list(pool.map(some_matches, shares))
+    failed = sorted((number, text) for _, number, text in results if number is not None)
+    if failed:
+        number, text = failed[0]
+        one_match(number)  # again here, for pytest's report of the failing assertion
+        pytest.fail(f"match {number} failed in its worker only:\n{text}")
+    hands = sum(hands for hands, _, _ in results)
     assert hands > 5 * MATCHES
 
 
