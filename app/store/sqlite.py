@@ -1,7 +1,8 @@
 """The embedded store: one SQLite file in WAL mode, safe for several processes at once.
 
 Where the work runs (measured with bench/store.py, `python -m bench.store`):
-- The calls of a tap (one `get`, one `compare_and_set`) run inline on the event loop: each takes
+- The calls of a tap (a `get`, or none; a `compare_and_set`, which writes with one statement and
+  reads the game's kind back with another) run inline on the event loop: each takes
   tens of microseconds, less than handing a call to a thread and back costs on its own, so a
   thread would more than double the cost of a tap.
 - Blocking inline is only acceptable if nothing can make SQLite wait, so the inline connection
