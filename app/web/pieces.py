@@ -32,7 +32,6 @@ Piece = tuple[str, tuple[Any, ...], tuple[tuple[str, Any], ...], str | None]
 # Its fields' places (Final, so that the type checker knows each field's type).
 MACRO: Final = 0
 ARGS: Final = 1
-EXTRA: Final = 2
 INSIDE: Final = 3
 
 
@@ -52,9 +51,9 @@ def changed(before: Pieces | None, after: Pieces) -> list[str]:
     if before is None:
         names = list(after)
     else:
-        # By index, not by field name: a tap compares a few dozen pieces (0: macro, 1: args).
         names = [name for name, piece in after.items()
-                 if (old := before.get(name)) is None or old[1] != piece[1] or old[0] != piece[0]]
+                 if (old := before.get(name)) is None
+                 or old[ARGS] != piece[ARGS] or old[MACRO] != piece[MACRO]]
     sent = set(names)
     return [name for name in names if after[name][INSIDE] not in sent]
 
@@ -64,7 +63,7 @@ def changed_in_order(before: Pieces, after: Pieces) -> list[Piece]:
     order) with no piece inside another, as the pieces: a tap's answer compares them without
     looking each id up."""
     return [piece for piece, old in zip(after.values(), before.values(), strict=True)
-            if old[1] != piece[1] or old[0] != piece[0]]
+            if old[ARGS] != piece[ARGS] or old[MACRO] != piece[MACRO]]
 
 
 @cache
