@@ -71,8 +71,7 @@ def with_heart(
 
 class Help(NamedTuple):
     """Placement help now: the targets outlined and dimmed, as masks (a bit per heart position,
-    WASTE_BIT for the waste; see HeartToHeartGame.placement_masks). (A named tuple: every tap
-    makes one, and a frozen dataclass costs twice as much to make.)"""
+    WASTE_BIT for the waste; see HeartToHeartGame.placement_masks)."""
 
     outlined: int
     dimmed: int
