@@ -22,7 +22,6 @@ from app.web.hearts.tables import api as tables_api
 from app.web.hearts.tables import pages as tables_pages
 from app.web.hearts.tables.clock import TableClock
 from app.web.hearts.thinking import THINKING
-from app.web.hot_routes import HotRoutes
 from app.web.i18n import load_all
 from app.web.security import SecurityMiddleware
 from app.web.session import SessionMiddleware
@@ -84,12 +83,6 @@ def create_app(
     for router in ROUTERS:
         application.include_router(router)
     application.mount("/static", serve_static, name="static")
-    # Innermost, where the router is called: taps and undos skip FastAPI's route search.
-    application.router.middleware_stack = HotRoutes(
-        application.router.middleware_stack,
-        application.router,
-        [*heart_to_heart_pages.router.routes, *heart_to_heart_api.router.routes],
-    )
     install_error_handlers(application)
     # Added last = outermost: security checks run before anything else, even the session.
     application.add_middleware(CompressionMiddleware)

@@ -124,12 +124,6 @@ class GameStore(Protocol):
     ) -> StoredGame | None:
         """Write `state` as version+1 only if the stored version is `version`; None otherwise."""
 
-    async def compare_and_set_seeing_profile(
-        self, session_id: str, game_id: str, version: int, state: dict[str, Any]
-    ) -> tuple[StoredGame | None, tuple[int, dict[str, Any]]]:
-        """`compare_and_set`, and the session's profile as `get_profile` reads it just after,
-        in one round trip (a tap needs both)."""
-
     async def current(self, session_id: str, kind: str) -> StoredGame | None:
         """The game of that kind this session created last, if it still exists."""
 

@@ -52,26 +52,16 @@ logger = logging.getLogger(__name__)
 
 # KEYS: the game, the session's current-game hash.
 # ARGV: session id, expected version, new state, updated_at, ttl in seconds.
-_COMPARE_AND_SET = """
-local function compare_and_set()
-    local game = redis.call('HMGET', KEYS[1], 'session', 'version', 'kind')
-    if game[1] ~= ARGV[1] or tonumber(game[2]) ~= tonumber(ARGV[2]) then
-        return false
-    end
-    local version = tonumber(game[2]) + 1
-    redis.call('HSET', KEYS[1], 'version', version, 'state', ARGV[3], 'updated_at', ARGV[4])
-    redis.call('EXPIRE', KEYS[1], ARGV[5])
-    redis.call('EXPIRE', KEYS[2], ARGV[5])
-    return {version, game[3]}
+COMPARE_AND_SET = """
+local game = redis.call('HMGET', KEYS[1], 'session', 'version', 'kind')
+if game[1] ~= ARGV[1] or tonumber(game[2]) ~= tonumber(ARGV[2]) then
+    return false
 end
-"""
-COMPARE_AND_SET = _COMPARE_AND_SET + "return compare_and_set()"
-# The same, KEYS[3] the session's profile: its version and data come back after the write's
-# (both nil when nothing was written).
-COMPARE_AND_SET_SEEING_PROFILE = _COMPARE_AND_SET + """
-local written = compare_and_set() or {false, false}
-local profile = redis.call('HMGET', KEYS[3], 'version', 'data')
-return {written[1], written[2], profile[1], profile[2]}
+local version = tonumber(game[2]) + 1
+redis.call('HSET', KEYS[1], 'version', version, 'state', ARGV[3], 'updated_at', ARGV[4])
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+redis.call('EXPIRE', KEYS[2], ARGV[5])
+return {version, game[3]}
 """
 
 # KEYS: the table. ARGV: expected version, new state, updated_at, ttl in seconds, channel.
@@ -198,7 +188,6 @@ class RedisStore:
         self._cas = self._redis.register_script(COMPARE_AND_SET)
         self._create = self._redis.register_script(CREATE)
         self._put_profile = self._redis.register_script(PUT_PROFILE)
-        self._cas_seeing_profile = self._redis.register_script(COMPARE_AND_SET_SEEING_PROFILE)
         self._add_result = self._redis.register_script(ADD_RESULT)
         self._rename_results = self._redis.register_script(RENAME_RESULTS)
         self._table_cas = self._redis.register_script(TABLE_COMPARE_AND_SET)
@@ -247,21 +236,6 @@ class RedisStore:
             return None
         new_version, kind = result
         return StoredGame(game_id, kind, int(new_version), state, now)
-
-    async def compare_and_set_seeing_profile(
-        self, session_id: str, game_id: str, version: int, state: dict[str, Any]
-    ) -> tuple[StoredGame | None, tuple[int, dict[str, Any]]]:
-        now = self._clock()
-        keys = [self._game_key(game_id), self._current_key(session_id),
-                self._profile_key(session_id)]
-        async with _errors():
-            new_version, kind, profile_version, data = await self._cas_seeing_profile(
-                keys=keys, args=[session_id, version, dump_json(state), repr(now), self._ttl]
-            )
-        profile = _profile(profile_version, data)
-        if new_version is None:
-            return None, profile
-        return StoredGame(game_id, kind, int(new_version), state, now), profile
 
     async def current(self, session_id: str, kind: str) -> StoredGame | None:
         async with _errors():

@@ -321,17 +321,6 @@ class SqliteStore:
     def _kind(self, game_id: str) -> str:
         return self._written_row("SELECT kind FROM games WHERE game_id = ?", (game_id,))[0]
 
-    def _kind_and_profile(
-        self, game_id: str, session_id: str
-    ) -> tuple[str, tuple[int, dict[str, Any]]]:
-        """A game's kind and its session's profile, as _read_profile reads it."""
-        kind, version, data = self._written_row(
-            "SELECT g.kind, p.version, p.data FROM games AS g LEFT JOIN profiles AS p"
-            " ON p.session_id = ? AND p.updated_at >= ? WHERE g.game_id = ?",
-            (session_id, self._cutoff(), game_id),
-        )
-        return kind, ((0, {}) if version is None else (version, load_object(data) or {}))
-
     async def compare_and_set(
         self, session_id: str, game_id: str, version: int, state: dict[str, Any]
     ) -> StoredGame | None:
@@ -341,16 +330,6 @@ class SqliteStore:
         self._after_write()
         kind = await self._run(lambda: self._kind(game_id))
         return StoredGame(game_id, kind, version + 1, state, now)
-
-    async def compare_and_set_seeing_profile(
-        self, session_id: str, game_id: str, version: int, state: dict[str, Any]
-    ) -> tuple[StoredGame | None, tuple[int, dict[str, Any]]]:
-        now = await self._run(self._write(session_id, game_id, version, state))
-        if now is None:  # nothing written: the profile alone
-            return None, await self._run(lambda: self._read_profile(session_id))
-        self._after_write()
-        kind, profile = await self._run(lambda: self._kind_and_profile(game_id, session_id))
-        return StoredGame(game_id, kind, version + 1, state, now), profile
 
     async def current(self, session_id: str, kind: str) -> StoredGame | None:
         conn = self._db()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from app.web.templating import render
+from app.web.templating import render_template
 
 router = APIRouter(include_in_schema=False)
 
@@ -21,4 +21,4 @@ router = APIRouter(include_in_schema=False)
 async def api_docs(request: Request) -> HTMLResponse:
     context = {"title": request.app.title, "openapi_url": request.app.openapi_url}
     # The API and its description are in English, like its error messages.
-    return HTMLResponse(render("api_docs.html", context, "en"))
+    return HTMLResponse(render_template("api_docs.html", context, "en"))

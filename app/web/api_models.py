@@ -39,7 +39,7 @@ def _pattern(pattern: str, max_length: int, **extra: Any) -> Any:
     return Field(max_length=max_length, json_schema_extra={"pattern": pattern}, **extra)
 
 
-class Request(BaseModel):
+class StrictBody(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
 
 
@@ -54,7 +54,7 @@ VersionField = Annotated[
 ]
 
 
-class VersionBody(Request):
+class VersionBody(StrictBody):
     version: VersionField = None
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"version": 7}]})
@@ -81,7 +81,7 @@ class ErrorResponse(BaseModel):
 # -- Heart to Heart --------------------------------------------------------------------------
 
 
-class HeartToHeartNewGame(Request):
+class HeartToHeartNewGame(StrictBody):
     deal: Annotated[
         str | None,
         Field(
@@ -95,7 +95,7 @@ class HeartToHeartNewGame(Request):
     model_config = ConfigDict(json_schema_extra={"examples": [{"deal": "HH1-N-AAAAAAM"}]})
 
 
-class HeartToHeartTap(Request):
+class HeartToHeartTap(StrictBody):
     target: Annotated[
         str,
         _pattern(
@@ -109,7 +109,7 @@ class HeartToHeartTap(Request):
     )
 
 
-class HeartToHeartOptions(Request):
+class HeartToHeartOptions(StrictBody):
     move_errors: bool = Field(description="Say “Must be same rank” after a mismatched tap.")
     placement_help: bool = Field(description="Outline the cards that can pair, dim the others.")
 
@@ -160,7 +160,7 @@ class HeartToHeartConflict(BaseModel):
 Card = Annotated[str, _pattern(CARD_PATTERN, 3)]
 
 
-class HeartsNewGame(Request):
+class HeartsNewGame(StrictBody):
     deal: Annotated[
         str | None,
         Field(
@@ -174,14 +174,14 @@ class HeartsNewGame(Request):
     model_config = ConfigDict(json_schema_extra={"examples": [{"deal": "HT1-N-AAAAAAA"}]})
 
 
-class HeartsPass(Request):
+class HeartsPass(StrictBody):
     cards: list[Card] = Field(max_length=13, description="The three cards to pass.")
     version: VersionField = None
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"cards": ["QS", "AS", "KH"]}]})
 
 
-class HeartsPlay(Request):
+class HeartsPlay(StrictBody):
     card: Card
     version: VersionField = None
 
@@ -296,13 +296,13 @@ def json_response(body: bytes, status_code: int = 200) -> Response:
     return Response(body, status_code, media_type="application/json")
 
 
-def conflict_answer(code: str, message: str, state: BaseModel) -> JSONResponse:
+def api_conflict(code: str, message: str, state: BaseModel) -> JSONResponse:
     """409 in the error shape, with the current state under ``state``; nothing changed."""
     body = {"error": {"code": code, "message": message}, "state": state.model_dump(mode="json")}
     return JSONResponse(body, status_code=409)
 
 
-def state_answer(
+def documented_state(
     status: int, description: str, links: dict, example: BaseModel | None = None
 ) -> dict:
     """The documented answer carrying a state, with its links and, for a new game, a real
@@ -326,7 +326,7 @@ class StateRoutes:
 
     def create(self, operation_id: str, summary: str, answer: str, example: BaseModel) -> Any:
         responses = {
-            **state_answer(201, answer, self.links, example),
+            **documented_state(201, answer, self.links, example),
             **error_responses(403, 413, 422),
         }
         return self.router.post(
@@ -335,7 +335,7 @@ class StateRoutes:
         )
 
     def read(self, operation_id: str, summary: str) -> Any:
-        responses = {**state_answer(200, "The state", self.links), **error_responses(404, 422)}
+        responses = {**documented_state(200, "The state", self.links), **error_responses(404, 422)}
         return self.router.get(
             "/games/{game_id}", response_model=self.model, responses=responses,
             operation_id=operation_id, summary=summary,
@@ -345,7 +345,7 @@ class StateRoutes:
         self, verb: str, answer: str, operation_id: str, summary: str, description: str | None
     ) -> Any:
         responses = {
-            **state_answer(200, answer, self.links),
+            **documented_state(200, answer, self.links),
             **error_responses(403, 404, 409, 413, 422, conflict=self.conflict),
         }
         return self.router.post(
@@ -378,7 +378,7 @@ async def assist_answer(
     try:
         found = await ask
     except StaleVersion as stale:
-        return stale_answer(current_state(stale.current), lang)
+        return api_stale(current_state(stale.current), lang)
     return answer(found)
 
 
@@ -391,7 +391,7 @@ def game_fields(stored: StoredGame, deal: str | None) -> dict[str, Any]:
     return {"game_id": stored.game_id, "deal": deal, "version": stored.version}
 
 
-def stale_answer(state: BaseModel, lang: str) -> JSONResponse:
+def api_stale(state: BaseModel, lang: str) -> JSONResponse:
     """409 for a client that acted on an older version of the game."""
     message = translator(lang).gettext("The game has changed since that version; here it is now.")
-    return conflict_answer("stale_version", message, state)
+    return api_conflict("stale_version", message, state)

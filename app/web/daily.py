@@ -18,7 +18,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.rules.deal_codes import DealCodeError
 from app.rules.hearts import parse_match_code
 from app.web.api_models import HH_DEAL_PATTERN, HT_DEAL_PATTERN, error_responses
-from app.web.api_route import ApiRoute
 from app.web.daily_codes import (
     HEART_TO_HEART,
     HEARTS,
@@ -42,7 +41,7 @@ from app.web.results import Standing, daily_played, rename, standings
 from app.web.templating import page
 
 router = APIRouter(include_in_schema=False)
-api = APIRouter(prefix="/api", route_class=ApiRoute)
+api = APIRouter(prefix="/api")
 
 # The URL segment of each game kind, and back.
 SLUGS = {HEART_TO_HEART: "heart-to-heart", HEARTS: "hearts"}

@@ -3,8 +3,7 @@
 Use them as annotated parameters: ``store: StoreDep``, ``session_id: SessionId``,
 ``lang: Lang``, ``clock: ClockDep``. FastAPI resolves each at most once per request, so ``Lang``
 and a handler's own ``ProfileDep`` share one profile read. ``VisitDep`` gives store, session,
-profile, language and clock in one dependency, for the hot routes; ``ArrivalDep`` the same
-with the profile read later, by the route (a tap has it read with its write).
+profile, language and clock in one dependency (what every action route needs).
 """
 
 from __future__ import annotations
@@ -74,8 +73,7 @@ Lang = Annotated[str, Depends(get_lang)]
 
 @dataclass(slots=True)
 class Visit:
-    """Everything a hot route needs about the request's browser, resolved as one dependency
-    (each dependency FastAPI solves costs time on a tap)."""
+    """Everything an action route needs about the request's browser, as one dependency."""
 
     store: GameStore
     session_id: str
@@ -93,30 +91,3 @@ async def get_visit(request: Request) -> Visit:
 
 
 VisitDep = Annotated[Visit, Depends(get_visit)]
-
-
-@dataclass(slots=True)
-class Arrival:
-    """A Visit before its profile is read, for a route that can have the store read it with
-    the request's write (a tap: see GameStore.compare_and_set_seeing_profile)."""
-
-    request: Request
-    store: GameStore
-    session_id: str
-    clock: Callable[[], float]
-
-    async def visit(self, profile: Profile | None = None) -> Visit:
-        """The Visit, with ``profile`` as the store read it, or with its profile read now."""
-        if profile is None:
-            profile = await load_profile(self.store, self.session_id)
-        self.request.state.profile = profile
-        return Visit(self.store, self.session_id, profile, language_of(self.request, profile),
-                     self.clock)
-
-
-async def get_arrival(request: Request) -> Arrival:
-    state = request.app.state
-    return Arrival(request, state.store, request.scope[SCOPE_KEY], state.clock)
-
-
-ArrivalDep = Annotated[Arrival, Depends(get_arrival)]

@@ -19,7 +19,6 @@ from starlette.exceptions import HTTPException
 from app.store import StoreError
 from app.web.deps import language_of
 from app.web.games import GameNotFound
-from app.web.hearts.thinking import Busy
 from app.web.i18n import translator
 from app.web.pieces import answer, status
 from app.web.profile import Profile, load_profile
@@ -51,6 +50,15 @@ _MESSAGES = {
 STORE_RETRY_AFTER = "5"  # seconds: a lock or a restart of Redis is usually over by then
 
 logger = logging.getLogger(__name__)
+
+
+class Busy(Exception):
+    """Too much work is waiting (say, for the bots): nothing was changed, and the same request
+    will do in ``retry_after`` seconds."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(f"busy: try again in {retry_after} s")
+        self.retry_after = retry_after
 
 
 class PageError(HTTPException):
@@ -108,6 +116,11 @@ async def error_page(
 
 
 async def http_exception_handler(request: Request, exc: HTTPException) -> Response:
+    if _is_api(request) and exc.status_code == 400:
+        # The API raises no 400 of its own: FastAPI could not read the body (bytes that are not
+        # UTF-8 under a JSON content type), which is malformed input like any other.
+        message = validation_message([{"type": "body"}], await _language(request))
+        return api_error(422, "invalid_request", message)
     if _is_api(request):
         code = {
             404: "not_found",
@@ -141,7 +154,7 @@ async def _generic(request: Request, exc: HTTPException) -> str:
     return gettext(_MESSAGES.get(exc.status_code, "Something went wrong"))
 
 
-async def refusal(request: Request, status: int, code: str) -> Response:
+async def security_refusal(request: Request, status: int, code: str) -> Response:
     """A request the security layer refuses before routing (403 cross-site, 413 too large)."""
     if _is_api(request):
         return api_error(status, code, await _generic(request, HTTPException(status)))

@@ -1,43 +1,50 @@
-"""The urlencoded forms of the hottest page routes (a tap, an undo), read by hand.
+"""The fields of the pages' forms, as pydantic types that FastAPI reads and validates.
 
-starlette's general form parser and even ``urllib.parse.parse_qsl`` cost a tap more than the
-few short fields they decode; :func:`parse_urlencoded` reads them the way ``parse_qsl`` does
-(tests/web/test_forms.py checks it against ``parse_qsl``), taking its slow path only for a field
-that needs decoding.
+A page route declares its form as one model, ``form: Annotated[SomeForm, Form()]``: FastAPI
+decodes the body, the model checks every field, and anything malformed is a
+RequestValidationError, which app/web/errors.py answers with a 4xx page (never a 500).
+
+Numbers are ASCII digits only: ``str.isdigit`` and even ``int`` accept other scripts' digits
+("²", "١٢"), which no page sends. An optional field that is empty counts as absent, as an
+empty form input does.
 """
 
 from __future__ import annotations
 
-from urllib.parse import unquote_plus
+import re
+from typing import Annotated, Any
 
-from starlette.requests import ClientDisconnect, Request
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
+MAX_WHOLE = 10**15  # far more than any version, seat or count a page holds
+MAX_ELAPSED_SECONDS = 10**8
 
-def parse_urlencoded(text: str, max_fields: int) -> dict[str, str]:
-    """The fields of ``text`` as ``dict(parse_qsl(text, max_num_fields=max_fields))`` gives
-    them: blank values and parts without "=" left out, the last of a repeated name kept.
-    ValueError when there are more than ``max_fields`` fields."""
-    if text.count("&") >= max_fields:
-        raise ValueError("too many fields")
-    fields: dict[str, str] = {}
-    for part in text.split("&"):
-        name, equals, value = part.partition("=")
-        if not equals or not value:
-            continue
-        if "%" in part or "+" in part:
-            name, value = unquote_plus(name), unquote_plus(value)
-        fields[name] = value
-    return fields
+_WHOLE = re.compile(r"[0-9]{1,16}")
+_DECIMAL = re.compile(r"[0-9]{1,9}(\.[0-9]{1,6})?")
 
 
-async def read_body(request: Request) -> bytes:
-    """The request's whole body, straight from its ASGI messages (the body is read once:
-    ``request.body()`` must not be called after)."""
-    chunks = []
-    while True:
-        message = await request.receive()
-        if message["type"] == "http.disconnect":
-            raise ClientDisconnect()
-        chunks.append(message.get("body", b""))
-        if not message.get("more_body", False):
-            return b"".join(chunks)
+def _matching(pattern: re.Pattern[str]) -> BeforeValidator:
+    def check(value: Any) -> Any:
+        if isinstance(value, str) and not pattern.fullmatch(value):
+            raise ValueError("a number is written with the digits 0-9 only")
+        return value
+
+    return BeforeValidator(check)
+
+
+WholeNumber = Annotated[int, _matching(_WHOLE), Field(ge=0, le=MAX_WHOLE)]
+# A game's or a table's version, as the page holds it.
+Version = WholeNumber
+# A number of seconds: whole or with a decimal point ("12.5").
+Seconds = Annotated[float, _matching(_DECIMAL), Field(ge=0, le=MAX_ELAPSED_SECONDS)]
+
+
+class PageForm(BaseModel):
+    # Fields a page sends that a route does not read (htmx adds the trigger's) are ignored.
+    model_config = ConfigDict(extra="ignore")
+
+
+class VersionForm(PageForm):
+    """An action on a game held at ``version`` (the page's hidden field)."""
+
+    version: Version

@@ -109,29 +109,15 @@ class Profile:
         return self.data.get("nickname")
 
 
-# Profiles this process found readable, by (session, version): a version names one content,
-# so it need not be checked again on every request.
-_READABLE: set[tuple[str, int]] = set()
-READABLE_KEPT = 10_000
-
-
 async def load_profile(store: GameStore, session_id: str) -> Profile:
+    """The session's profile; absent when it cannot be read."""
     version, data = await store.get_profile(session_id)
-    return profile_of(session_id, version, data)
-
-
-def profile_of(session_id: str, version: int, data: dict[str, Any]) -> Profile:
-    """The profile the store read as ``(version, data)``; absent when it cannot be read."""
-    if data and (session_id, version) not in _READABLE:
+    if data:
         try:
             ProfileData.model_validate(data)
         except ValidationError as exc:
             logger.warning("a stored profile cannot be read, so it counts as absent: %s", exc)
             data = {}
-        else:
-            if len(_READABLE) >= READABLE_KEPT:
-                _READABLE.clear()
-            _READABLE.add((session_id, version))
     return Profile(version, data)
 
 

@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.web.errors import refusal
+from app.web.errors import security_refusal
 
 MAX_BODY = 16 * 1024
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -67,7 +67,7 @@ def _same_origin(scope: Scope) -> bool:
 
 async def _refuse(scope: Scope, receive: Receive, send: Send, status: int, code: str) -> None:
     """The API's JSON error or an error page, in the language the browser asks for."""
-    response = await refusal(Request(scope), status, code)
+    response = await security_refusal(Request(scope), status, code)
     response.raw_headers.extend(PAGE_HEADERS)
     await response(scope, receive, send)
 

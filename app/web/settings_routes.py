@@ -16,7 +16,6 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from app.store import GameStore
 from app.web.api_models import error_responses
-from app.web.api_route import ApiRoute
 from app.web.deps import Lang, ProfileDep, SessionId, StoreDep
 from app.web.preferences import (
     ANIMATION_SPEEDS,
@@ -34,7 +33,7 @@ from app.web.preferences import (
 from app.web.templating import page
 
 router = APIRouter(include_in_schema=False)
-api = APIRouter(prefix="/api", tags=["Settings"], route_class=ApiRoute)
+api = APIRouter(prefix="/api", tags=["Settings"])
 
 # The form's value for "not chosen" (animation_speed None).
 SYSTEM = "system"

@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.web.deps import Lang, ProfileDep, SessionId, StoreDep
 from app.web.profile import RECENT_RESULTS, reset_statistics, statistics
-from app.web.templating import page, render
+from app.web.templating import page, render_template
 
 router = APIRouter(include_in_schema=False)
 
@@ -85,4 +85,4 @@ async def stats_reset(request: Request, store: StoreDep, session_id: SessionId) 
 async def heart_to_heart_news(profile: ProfileDep, lang: Lang) -> HTMLResponse:
     """The records the last Heart to Heart win set, as a line for the win's dialog."""
     stats = statistics(profile)["heart_to_heart"]
-    return HTMLResponse(render("_news.html", {"stats": stats}, lang))
+    return HTMLResponse(render_template("_news.html", {"stats": stats}, lang))

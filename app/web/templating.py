@@ -83,7 +83,7 @@ def language(lang: str) -> Iterator[None]:
         current_language.reset(token)
 
 
-def render(name: str, context: dict[str, Any], lang: str) -> str:
+def render_template(name: str, context: dict[str, Any], lang: str) -> str:
     """Render a template (or a partial) in ``lang``."""
     with language(lang):
         return templates.get_template(name).render(lang=lang, **context)
@@ -108,4 +108,4 @@ def page(
         "settings_attributes": html_attributes(settings),
         **context,
     }
-    return HTMLResponse(render(name, context, lang), status_code=status, headers=headers)
+    return HTMLResponse(render_template(name, context, lang), status_code=status, headers=headers)

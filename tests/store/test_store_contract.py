@@ -98,30 +98,6 @@ async def test_compare_and_set_refuses_a_stale_or_future_version(store: GameStor
     assert (stored.version, stored.state) == (2, {"step": 1})
 
 
-async def test_a_compare_and_set_seeing_the_profile_reads_it_after_the_write(
-    store: GameStore, clock, new_session
-):
-    alice, bob = new_session(), new_session()
-    game = await store.create(alice, "heart_to_heart", {"step": 0})
-    # No profile yet: it reads as get_profile does.
-    cas = store.compare_and_set_seeing_profile
-    written, profile = await cas(alice, game.game_id, 1, {"step": 1})
-    assert written == StoredGame(game.game_id, "heart_to_heart", 2, {"step": 1}, clock.now)
-    assert profile == (0, {})
-    assert await store.put_profile(alice, 0, {"lang": "vi"})
-    assert await store.put_profile(bob, 0, {"lang": "en"})
-    clock.advance(3)
-    written, profile = await cas(alice, game.game_id, 2, {"step": 2})
-    assert (written.version, written.updated_at, profile) == (3, clock.now, (1, {"lang": "vi"}))
-    # A stale version writes nothing; the profile is read all the same. Another session's
-    # write of the game is refused and reads that session's own profile.
-    stale, profile = await cas(alice, game.game_id, 2, {"step": 9})
-    assert stale is None and profile == (1, {"lang": "vi"})
-    theirs, profile = await cas(bob, game.game_id, 3, {"step": 9})
-    assert theirs is None and profile == (1, {"lang": "en"})
-    assert (await store.get(alice, game.game_id)).state == {"step": 2}
-
-
 async def test_versions_grow_by_one_per_write(store: GameStore, new_session):
     alice = new_session()
     game = await store.create(alice, "hearts", {"step": 0})

@@ -22,7 +22,6 @@ from app.web.hearts.service import Seen
 from app.web.hearts.table import Urls, table_pieces
 from app.web.hearts.texts import refusal_text
 from app.web.i18n import card_name, translator
-from app.web.pieces import ARGS
 from app.web.session import COOKIE_NAME, SessionMiddleware
 
 HX = {"hx-request": "true"}
@@ -266,15 +265,17 @@ async def test_illegal_play_changes_nothing(client: httpx.AsyncClient, app: Fast
         match.copy().play(parse_card(unplayable[0]), seat=HUMAN)
     except IllegalPlay as exc:
         why = exc
-    expected = [refusal_text(why, translator("en")), "That is not a card", "not in your hand"]
-    for card, says in zip(
+    expected = [refusal_text(why, translator("en")), "cannot use", "not in your hand"]
+    # The rules refuse a card that cannot be played now (409); a text that is no card is a
+    # malformed form (400).
+    for card, says, code in zip(
         (unplayable[0], "ZZ", next(card_text(c) for c in hidden_cards(match))), expected,
-        strict=True,
+        (409, 400, 409), strict=True,
     ):
         response = await post(
             client, f"/hearts/games/{page.game_id}/play", card=card, version=str(page.version)
         )
-        assert response.status_code == 409
+        assert response.status_code == code
         assert says in response.text
         assert_no_hidden_card(response.text, match)
         stored_after, _ = await stored_match(client, app, page.game_id)
@@ -331,7 +332,7 @@ async def test_stale_version_and_double_tap_apply_once(
     assert stored.version == page.version + 1
     assert version_in(second.text) == stored.version
     garbage = await post(client, f"/hearts/games/{page.game_id}/play", card=card, version="x")
-    assert garbage.status_code == 409
+    assert garbage.status_code == 400
     assert (await stored_match(client, app, page.game_id))[0].version == stored.version
 
 
@@ -506,7 +507,7 @@ def test_seat_badges_after_a_moon_show_the_scored_points():
 
     def points(view) -> list[int]:
         pieces = table_pieces(Seen("g", 1, view, False), urls, translator("en"))
-        return [pieces[f"ht-hp-{s}"][ARGS][1] for s in range(4)]
+        return [pieces[f"ht-hp-{s}"].arg("value") for s in range(4)]
 
     assert points(moon) == [26, 0, 26, 26]
     assert points(view) == list(view.hand_points)

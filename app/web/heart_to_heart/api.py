@@ -39,26 +39,25 @@ from app.web.api_models import (
     HeartToHeartTap,
     StateRoutes,
     VersionBody,
+    api_conflict,
+    api_stale,
     assist_answer,
-    conflict_answer,
     error_responses,
     game_fields,
     json_response,
     links_to,
     matches,
-    stale_answer,
     version_of,
 )
-from app.web.api_route import ApiRoute, lean
-from app.web.deps import Arrival, ArrivalDep, ProfileDep, SessionId, StoreDep, VisitDep
+from app.web.deps import ProfileDep, SessionId, StoreDep, Visit, VisitDep
 from app.web.errors import api_error
 from app.web.games import Loaded, StaleVersion
 from app.web.heart_to_heart import assists, service
-from app.web.heart_to_heart.service import KIND, LoadedGame, Options, Refused
+from app.web.heart_to_heart.service import KIND, LoadedGame, Options, UndoRefused
 from app.web.heart_to_heart.texts import deal_error_message, move_error, undo_refusal
 from app.web.i18n import translator
 
-router = APIRouter(prefix="/api/heart-to-heart", tags=["Heart to Heart"], route_class=ApiRoute)
+router = APIRouter(prefix="/api/heart-to-heart", tags=["Heart to Heart"])
 
 
 @lru_cache(maxsize=4096)
@@ -128,32 +127,27 @@ def game_state(
     return HeartToHeartState.model_validate_json(state_json(loaded, options, message))
 
 
-def state_answer(loaded: LoadedGame, options: Options, message: str | None = None,
+def game_state_response(loaded: LoadedGame, options: Options, message: str | None = None,
                  status_code: int = 200) -> Response:
     return json_response(state_json(loaded, options, message), status_code)
 
 
-async def act(
-    arrival: Arrival, game_id: str, version: int | None, action: service.Action
+async def api_action(
+    visit: Visit, game_id: str, version: int | None, action: service.Action
 ) -> Response:
-    """The API's side of an action: the state after it, or 409 with the state as it is. The
-    profile (options, language) is the one the store read with the write, else read now."""
-    timing = service.wall_time(arrival.clock())
+    """The API's side of an action: the state after it, or 409 with the state as it is."""
+    timing = service.wall_time(visit.clock())
+    options = Options.of(visit.profile)
     try:
-        turn = await service.act(
-            arrival.store, arrival.session_id, game_id, version, action, timing
+        turn = await service.apply_action(
+            visit.store, visit.session_id, game_id, version, action, timing
         )
     except StaleVersion as stale:
-        visit = await arrival.visit()
-        return stale_answer(game_state(stale.current, Options.of(visit.profile)), visit.lang)
-    except Refused as refused:
-        visit = await arrival.visit()
-        options = Options.of(visit.profile)
+        return api_stale(game_state(stale.current, options), visit.lang)
+    except UndoRefused as refused:
         message = undo_refusal(refused.error, visit.lang)
-        return conflict_answer(refused.error.reason, message, game_state(refused.current, options))
-    visit = await arrival.visit(turn.profile)
-    options = Options.of(visit.profile)
-    return state_answer(
+        return api_conflict(refused.error.reason, message, game_state(refused.current, options))
+    return game_state_response(
         turn.after, options, move_error(turn.result.kind, options.move_errors, visit.lang)
     )
 
@@ -189,13 +183,13 @@ async def create_game(visit: VisitDep, body: Annotated[HeartToHeartNewGame | Non
     except DealCodeError as error:
         return api_error(422, "invalid_deal", deal_error_message(error, deal or "", visit.lang))
     loaded = await service.replace_game(visit.store, visit.session_id, code)
-    return state_answer(loaded, Options.of(visit.profile), status_code=201)
+    return game_state_response(loaded, Options.of(visit.profile), status_code=201)
 
 
 @ROUTES.read("heart_to_heart_get_game", "The state of a game")
 async def get_game(game_id: str, visit: VisitDep):
     loaded = await service.owned(visit.store, visit.session_id, game_id)
-    return state_answer(loaded, Options.of(visit.profile))
+    return game_state_response(loaded, Options.of(visit.profile))
 
 
 @ROUTES.action(
@@ -205,15 +199,14 @@ async def get_game(game_id: str, visit: VisitDep):
     "Tap a heart card, the stock or the waste, as on the page",
     "A tap that does nothing answers the state unchanged (same version).",
 )
-@lean
-async def tap(game_id: str, body: HeartToHeartTap, arrival: ArrivalDep):
+async def tap(game_id: str, body: HeartToHeartTap, visit: VisitDep):
     if not matches(TARGET_PATTERN, body.target):
-        message = translator((await arrival.visit()).lang).gettext(
+        message = translator(visit.lang).gettext(
             "A target is heart:0 to heart:24, stock or waste."
         )
         return api_error(422, "invalid_target", message)
     target = parse_target(body.target)
-    return await act(arrival, game_id, body.version, lambda game: game.tap(target))
+    return await api_action(visit, game_id, body.version, lambda game: game.tap(target))
 
 
 @ROUTES.action(
@@ -223,11 +216,10 @@ async def tap(game_id: str, body: HeartToHeartTap, arrival: ArrivalDep):
     "Take back the last move",
     "Nothing to undo, or a won game: 409 with the state.",
 )
-@lean
 async def undo(
-    game_id: str, arrival: ArrivalDep, body: Annotated[VersionBody | None, Body()] = None
+    game_id: str, visit: VisitDep, body: Annotated[VersionBody | None, Body()] = None
 ):
-    return await act(arrival, game_id, version_of(body), lambda game: game.undo())
+    return await api_action(visit, game_id, version_of(body), lambda game: game.undo())
 
 
 @router.get(
@@ -269,7 +261,8 @@ class HeartToHeartHint(BaseModel):
 
 Asked = TypeVar("Asked")
 Assist = Callable[
-    [GameStore, str, str, int | None, service.Timing], Awaitable[tuple[service.Turn, Asked]]
+    [GameStore, str, str, int | None, service.Timing],
+    Awaitable[tuple[service.HeartToHeartTurn, Asked]],
 ]
 
 
@@ -364,6 +357,6 @@ assist_route(
     "the game counts as assisted. A game that is not lost answers its state unchanged.",
 )
 async def back(
-    game_id: str, arrival: ArrivalDep, body: Annotated[VersionBody | None, Body()] = None
+    game_id: str, visit: VisitDep, body: Annotated[VersionBody | None, Body()] = None
 ):
-    return await act(arrival, game_id, version_of(body), assists.go_back)
+    return await api_action(visit, game_id, version_of(body), assists.go_back)

@@ -106,11 +106,11 @@ def hint_message(hint: Hint, lang: str) -> str | None:
 
 async def ask(
     store: GameStore, session_id: str, game_id: str, version: int | None, timing: service.Timing
-) -> tuple[service.Turn, Hint]:
+) -> tuple[service.HeartToHeartTurn, Hint]:
     """Take a hint in this session's game (marking it assisted) and compute it. Looking back
     through the undo history may solve up to a hundred positions: that runs off the event
     loop."""
-    turn = await service.act(store, session_id, game_id, version, take_hint, timing)
+    turn = await service.apply_action(store, session_id, game_id, version, take_hint, timing)
     return turn, await run_in_threadpool(hint_of, turn.after.game)
 
 
@@ -231,9 +231,9 @@ def consult(game: HeartToHeartGame) -> TapResult:
 
 async def review(
     store: GameStore, session_id: str, game_id: str, version: int | None, timing: service.Timing
-) -> tuple[service.Turn, WhereLost]:
+) -> tuple[service.HeartToHeartTurn, WhereLost]:
     """Where this session's game (held at ``version``; None: as it is) was lost, with the game
     as it is after asking (marked assisted when it is still in play). The solver runs off the
     event loop."""
-    turn = await service.act(store, session_id, game_id, version, consult, timing)
+    turn = await service.apply_action(store, session_id, game_id, version, consult, timing)
     return turn, await run_in_threadpool(where_lost, turn.after.game)

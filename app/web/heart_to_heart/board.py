@@ -10,7 +10,6 @@ draws it. Without JavaScript the page is drawn whole, placement help on every ca
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable
 from functools import lru_cache
 from typing import NamedTuple
@@ -28,15 +27,12 @@ from app.rules.heart_to_heart import (
     target_text,
 )
 from app.web.heart_to_heart.assists import Hint, can_finish
-from app.web.heart_to_heart.service import LoadedGame, Options, Write, keep, kept, written
+from app.web.heart_to_heart.service import LoadedGame, Options
 from app.web.i18n import heart_name
 from app.web.pieces import (
     Piece,
     Pieces,
     changed,
-    changed_in_order,
-    drawn_oob,
-    make_piece,
     render,
     render_all,
     render_once,
@@ -101,14 +97,12 @@ def heart_piece(
     """The piece at heart position ``pos``: its card, or the gap it left."""
     if game.removed_mask >> pos & 1:
         return GAPS[pos]
-    key = (pos, game.heart_ranks[pos], not game.free_mask >> pos & 1, game.selected == pos,
-           help.of(1 << pos), static, lang)
-    piece = _CARDS.get(key)
-    if piece is None:
-        rank = rank_name(key[1])
-        args = (pos, rank, heart_name(rank, lang), key[2], key[3])
-        piece = _CARDS[key] = make_piece("heart_card", args, _extra(help, 1 << pos, static))
-    return piece
+    rank = rank_name(game.heart_ranks[pos])
+    return Piece.of(
+        "heart_card", pos=pos, rank=rank, name=heart_name(rank, lang),
+        covered=not game.free_mask >> pos & 1, pressed=game.selected == pos,
+        extra=_extra(help, 1 << pos, static),
+    )
 
 
 def side_pieces(
@@ -122,38 +116,42 @@ def side_pieces(
         waste = EMPTY_WASTE
     else:
         rank = rank_name(top)
-        args = (rank, heart_name(rank, lang), game.selected == "waste")
-        waste = make_piece("waste", args, _extra(help, WASTE_BIT, static))
+        waste = Piece.of("waste", rank=rank, name=heart_name(rank, lang),
+                         pressed=game.selected == "waste", extra=_extra(help, WASTE_BIT, static))
     can_undo = game.undo_depth > 0
     status = game.status
     if status == "playing":  # no dialog: nothing of the game in it, not even its id
         dialog = NO_DIALOG
     else:
-        dialog = make_piece("end_dialog", (undo_url, status, game.elapsed_seconds,
-                                           game.moves, can_undo, game.deal))
+        dialog = Piece.of("end_dialog", undo_url=undo_url, status=status,
+                          seconds=game.elapsed_seconds, moves=game.moves, can_undo=can_undo,
+                          deal=game.deal)
     return {
         # An empty stock shows whether tapping it turns the waste over. The stock is never
         # helped (drawing is always allowed).
-        "h2h-stock": make_piece(
-            "stock", (stock_count, stock_count == 0 and game.waste_count > 0),
-            STATIC if static else (),
+        "h2h-stock": Piece.of(
+            "stock", count=stock_count, can_redeal=stock_count == 0 and game.waste_count > 0,
+            extra=STATIC if static else (),
         ),
         "h2h-waste": waste,
-        "h2h-score": make_piece("score", (game.score,)),
-        "h2h-moves": make_piece("moves", (game.moves,)),
-        "h2h-time": make_piece("clock", (round(game.play_time, 1), game.clock_running)),
-        "h2h-version": make_piece("version", (version,)),
-        "h2h-undo": make_piece("undo", (undo_url, can_undo and status != "won")),
-        "h2h-finish": make_piece("finish",
-                                 (finish_url(undo_url), can_finish(game) and not static)),
+        "h2h-score": Piece.of("score", value=game.score),
+        "h2h-moves": Piece.of("moves", value=game.moves),
+        "h2h-time": Piece.of("clock", elapsed=round(game.play_time, 1),
+                             running=game.clock_running),
+        "h2h-version": Piece.of("version", value=version),
+        "h2h-undo": Piece.of("undo", url=undo_url, enabled=can_undo and status != "won"),
+        "h2h-finish": Piece.of("finish", url=finish_url(undo_url),
+                               enabled=can_finish(game) and not static),
         "h2h-dialog": dialog,
-        "h2h-help": make_piece("help", (help_text(help.outlined), help_text(help.dimmed))),
+        "h2h-help": Piece.of("help", outlined=help_text(help.outlined),
+                             dimmed=help_text(help.dimmed)),
     }
 
 
 STATIC = (("static", True),)
-EMPTY_WASTE = make_piece("empty_waste")
-NO_DIALOG = make_piece("end_dialog", ("", "playing", 0, 0, False))
+EMPTY_WASTE = Piece.of("empty_waste")
+NO_DIALOG = Piece.of("end_dialog", undo_url="", status="playing", seconds=0, moves=0,
+                     can_undo=False)
 
 
 @lru_cache(maxsize=4096)
@@ -162,10 +160,7 @@ def finish_url(undo_url: str) -> str:
     return undo_url.rsplit("/", 1)[0] + "/finish"
 
 
-GAPS = tuple(make_piece("gap", (pos,)) for pos in range(HEART_SIZE))
-# Heart cards by everything they are drawn from (a few thousand at most): a board is mostly
-# the same cards again.
-_CARDS: dict[tuple, Piece] = {}
+GAPS = tuple(Piece.of("gap", pos=pos) for pos in range(HEART_SIZE))
 
 
 # The piece of each target (a hint marks them on the review page).
@@ -181,39 +176,17 @@ def help_text(targets: int) -> str:
     return positions
 
 
-# The board of each game's latest write, by (game id, placement help, language): (the write,
-# the board) (service.kept).
-_BOARDS: OrderedDict[tuple[str, bool, str], tuple[Write, Pieces]] = OrderedDict()
-
-
 def stored_board(loaded: LoadedGame, undo_url: str, options: Options, lang: str) -> Pieces:
-    """``build_board`` of a stored game (shared: read only)."""
-    stored = loaded.stored
-    key, write = (stored.game_id, options.placement_help, lang), written(stored)
-    board = kept(_BOARDS, key, write)
-    if board is None:
-        board = with_heart(loaded.game, *stored_sides(loaded, undo_url, options, lang), lang)
-        keep(_BOARDS, key, (write, board))
-    return board
-
-
-# The side pieces of each game's latest write, keyed as _BOARDS: (the write, (help, pieces)).
-# A tap's "before" is the previous tap's "after".
-_SIDES: OrderedDict[tuple[str, bool, str], tuple[Write, tuple[Help, Pieces]]] = OrderedDict()
+    """``build_board`` of a stored game."""
+    return build_board(loaded.game, loaded.stored.version, undo_url, options, lang)
 
 
 def stored_sides(
     loaded: LoadedGame, undo_url: str, options: Options, lang: str
 ) -> tuple[Help, Pieces]:
-    """``placement`` and ``side_pieces`` of a stored game (shared: read only)."""
-    stored = loaded.stored
-    key, write = (stored.game_id, options.placement_help, lang), written(stored)
-    found = kept(_SIDES, key, write)
-    if found is None:
-        help = placement(loaded.game, options)
-        found = (help, side_pieces(loaded.game, stored.version, undo_url, help, lang))
-        keep(_SIDES, key, (write, found))
-    return found
+    """``placement`` and ``side_pieces`` of a stored game."""
+    help = placement(loaded.game, options)
+    return help, side_pieces(loaded.game, loaded.stored.version, undo_url, help, lang)
 
 
 def action_changes(
@@ -235,14 +208,13 @@ def action_changes(
     _, sides_before = stored_sides(before, undo_url, options, lang)
     help, sides_after = stored_sides(after, undo_url, options, lang)
     cards = [heart_piece(new, pos, help, lang) for pos in positions_in(differ)]
-    sides = changed_in_order(sides_before, sides_after)
-    # Every part is drawn markup already: joined as text, made Markup once.
-    return Markup("".join(drawn_oob(TEMPLATE, cards + sides, lang)))
+    sides = [sides_after[name] for name in changed(sides_before, sides_after)]
+    return render_all(TEMPLATE, cards + sides, lang)
 
 
 def heart(board: Pieces, lang: str, *, oob: bool = False) -> Markup:
     cards = Markup("".join(render(TEMPLATE, board[name], lang) for name in HEART_NAMES))
-    return render_once(TEMPLATE, make_piece("heart", (cards,)), lang, oob=oob)
+    return render_once(TEMPLATE, Piece.of("heart", cards=cards), lang, oob=oob)
 
 
 def changes(before: Pieces | None, after: Pieces, lang: str) -> Markup:
@@ -251,8 +223,10 @@ def changes(before: Pieces | None, after: Pieces, lang: str) -> Markup:
     names = changed(before, after)
     if sum(name in HEART_NAMES for name in names) > WHOLE_HEART_OVER:
         names = [name for name in names if name not in HEART_NAMES]
-        return heart(after, lang, oob=True) + render_all(TEMPLATE, after, names, lang)
-    return render_all(TEMPLATE, after, names, lang)
+        return heart(after, lang, oob=True) + render_all(
+            TEMPLATE, [after[name] for name in names], lang
+        )
+    return render_all(TEMPLATE, [after[name] for name in names], lang)
 
 
 def piece_renderer(board: Pieces, lang: str) -> Callable[[str], Markup]:
@@ -270,4 +244,4 @@ def hint_marks(hint: Hint | None, lang: str, *, oob: bool = False) -> Markup:
     """The ``h2h-hint`` piece: the targets a hint marks ("heart:7 waste"), which
     static/js/hint-marks.js sets ``data-hint`` on as it is swapped in."""
     targets = "" if hint is None else " ".join(map(target_text, hint.targets))
-    return render_once(TEMPLATE, make_piece("hint", (targets,)), lang, oob=oob)
+    return render_once(TEMPLATE, Piece.of("hint", targets=targets), lang, oob=oob)

@@ -14,13 +14,12 @@ move, so it is replaced without a question.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from contextlib import suppress
-from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Annotated, Any
+from typing import Annotated
 
-from fastapi import APIRouter, Form, HTTPException, Query, Request
+from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.rules.deal_codes import DealCodeError
@@ -36,10 +35,9 @@ from app.rules.heart_to_heart import (
 )
 from app.rules.heart_to_heart_solver import replay, solve_moves
 from app.web import first_visit
-from app.web.api_route import LeanRoute, lean
-from app.web.deps import Arrival, ArrivalDep, Lang, ProfileDep, SessionId, StoreDep, VisitDep
+from app.web.actions import action_answer, conflict_answer
+from app.web.deps import Lang, ProfileDep, SessionId, StoreDep, Visit, VisitDep
 from app.web.errors import PageError
-from app.web.forms import parse_urlencoded, read_body
 from app.web.games import StaleVersion, is_stored, unstored_id
 from app.web.heart_to_heart import assists, service
 from app.web.heart_to_heart.board import (
@@ -50,17 +48,18 @@ from app.web.heart_to_heart.board import (
     piece_renderer,
     stored_board,
 )
-from app.web.heart_to_heart.service import LoadedGame, Options, Refused
+from app.web.heart_to_heart.forms import ActionForm, OptionsForm, TapForm
+from app.web.heart_to_heart.service import LoadedGame, Options, UndoRefused
 from app.web.heart_to_heart.texts import deal_error_message, move_error, undo_refusal
 from app.web.i18n import heart_name, rank_word, translator
-from app.web.pieces import Pieces, answer, status
+from app.web.pieces import status
 from app.web.profile import Profile
 from app.web.templating import page
 
 # The won game the examples page walks through (its line is the solver's).
 EXAMPLE_DEAL = "HH1-W-AAAAAAB"
 
-router = APIRouter(prefix="/heart-to-heart", include_in_schema=False, route_class=LeanRoute)
+router = APIRouter(prefix="/heart-to-heart", include_in_schema=False)
 
 # --- status messages -------------------------------------------------------------------------
 
@@ -77,11 +76,11 @@ def name_at(game: HeartToHeartGame, target: Target | None, lang: str) -> str:
     return heart_name(rank_name(rank_of(game, target)), lang)
 
 
-def undo_message(turn: service.Turn, options: Options, lang: str) -> str:
+def undo_message(turn: service.HeartToHeartTurn, options: Options, lang: str) -> str:
     return translator(lang).gettext("Move taken back")
 
 
-def tap_message(turn: service.Turn, options: Options, lang: str) -> str | None:
+def tap_message(turn: service.HeartToHeartTurn, options: Options, lang: str) -> str | None:
     """What the status line says after a tap: the tap's kind and the rank it concerns are
     worked out here, the words looked up once per kind, rank and language (tap_text)."""
     result, game = turn.result, turn.after.game
@@ -164,26 +163,13 @@ def game_page(
     return page(request, "heart_to_heart/game.html", context, lang, headers={"Vary": "HX-Request"})
 
 
-def board_answer(
-    request: Request,
-    loaded: LoadedGame,
-    options: Options,
-    lang: str,
-    *,
-    before: Pieces | None,
-    message: str | None,
-) -> Response:
-    """htmx: the pieces that differ from ``before`` (all of them when None) plus the status
-    line; a plain form post: the whole page."""
-    if request.headers.get("hx-request") != "true":
-        return game_page(request, loaded, options, lang, message=message)
-    after = stored_board(loaded, undo_url(loaded.stored.game_id), options, lang)
-    return answer(changes(before, after, lang) + status(message))
+def to_game_url() -> str:
+    return router.url_path_for("heart_to_heart")
 
 
 def to_game() -> RedirectResponse:
     """After a form: to the game page (303, so a reload does not post again)."""
-    return RedirectResponse(router.url_path_for("heart_to_heart"), status_code=303)
+    return RedirectResponse(to_game_url(), status_code=303)
 
 
 def parse_code(text: str, lang: str) -> str:
@@ -199,93 +185,42 @@ def parse_code(text: str, lang: str) -> str:
         ) from error
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    version: int
-    elapsed: float | None
-    target: str  # "" for an undo
+Message = Callable[[service.HeartToHeartTurn, Options, str], str | None]
 
 
-URLENCODED = "application/x-www-form-urlencoded"
-MAX_FIELDS = 8
-MAX_VERSION_DIGITS = 18
-MAX_ELAPSED = 10**8
-
-
-async def form_of(request: Request) -> Mapping[str, Any]:
-    """The posted fields. The urlencoded body that htmx and plain forms send is decoded here
-    (app/web/forms.py), any other by starlette's general form parser."""
-    if request.headers.get("content-type", "").startswith(URLENCODED):
-        try:
-            body = (await read_body(request)).decode("utf-8", "replace")
-            return parse_urlencoded(body, MAX_FIELDS)
-        except ValueError as error:  # too many fields
-            raise HTTPException(400) from error
-    return await request.form()
-
-
-async def read_action(request: Request, *, with_target: bool) -> Action:
-    """The form of a tap or an undo, checked by hand. These are the hottest routes, and
-    FastAPI's per-field form validation cost more than the rest of a tap (bench/README.md).
-    Anything malformed is a 400."""
-    form = await form_of(request)
-    version = form.get("version")
-    reported = form.get("elapsed") or None
-    target = form.get("target")
-    if not isinstance(version, str) or not version.isdigit() or len(version) > MAX_VERSION_DIGITS:
-        raise HTTPException(400)
-    elapsed = None
-    if reported is not None:
-        try:
-            if isinstance(reported, str) and len(reported) < 20:
-                elapsed = float(reported)
-        except ValueError:
-            elapsed = None
-        if elapsed is None or not 0 <= elapsed <= MAX_ELAPSED:  # NaN fails both comparisons
-            raise HTTPException(400)
-    if not with_target:
-        return Action(int(version), elapsed, "")
-    if not (isinstance(target, str) and len(target) <= 12):
-        raise HTTPException(400)
-    return Action(int(version), elapsed, target)
-
-
-Message = Callable[[service.Turn, Options, str], str | None]
-
-
-async def act(
+async def page_action(
     request: Request,
-    arrival: Arrival,
+    visit: Visit,
     game_id: str,
-    form: Action,
+    form: ActionForm,
     action: service.Action,
     message: Message,
 ) -> Response:
-    """The page's side of an action: the service applies it, the answer is what changed. The
-    profile (options, language) is the one the store read with the write, else read now."""
-    timing = service.screen_time(form.elapsed, arrival.clock())
+    """The page's side of an action: the service applies it, the answer is what changed."""
+    options, lang = Options.of(visit.profile), visit.lang
+    url = undo_url(game_id)
+    timing = service.screen_time(form.elapsed, visit.clock())
     try:
-        turn = await service.act(
-            arrival.store, arrival.session_id, game_id, form.version, action, timing
+        turn = await service.apply_action(
+            visit.store, visit.session_id, game_id, form.version, action, timing
         )
     except StaleVersion as stale:
-        visit = await arrival.visit()
-        return stale_answer(request, stale.current, Options.of(visit.profile), visit.lang)
-    except Refused as refused:
-        visit = await arrival.visit()
-        options, lang = Options.of(visit.profile), visit.lang
-        refusal = undo_refusal(refused.error, lang)
-        before = stored_board(refused.current, undo_url(game_id), options, lang)
-        return board_answer(
-            request, refused.current, options, lang, before=before, message=refusal
-        )
-    visit = await arrival.visit(turn.profile)
-    options, lang = Options.of(visit.profile), visit.lang
+        return stale_answer(request, stale.current, options, lang)
+    except UndoRefused as refused:
+        board = stored_board(refused.current, url, options, lang)
+        return conflict_answer(request, to_game_url(), lambda: changes(None, board, lang),
+                               undo_refusal(refused.error, lang))
     text = message(turn, options, lang) if turn.after is not turn.before else None
-    if request.headers.get("hx-request") != "true":
-        return game_page(request, turn.after, options, lang, message=text)
-    url = undo_url(game_id)
-    return answer(action_changes(turn.before, turn.after, url, options, lang) + status(text))
+    return action_answer(
+        request, to_game_url(),
+        lambda: action_changes(turn.before, turn.after, url, options, lang) + status(text),
+    )
+
+
+def stale_answer(request: Request, loaded: LoadedGame, options: Options, lang: str) -> Response:
+    board = stored_board(loaded, undo_url(loaded.stored.game_id), options, lang)
+    message = translator(lang).gettext("The game had changed (another tab?); here it is now.")
+    return conflict_answer(request, to_game_url(), lambda: changes(None, board, lang), message)
 
 
 @lru_cache(maxsize=4096)
@@ -294,23 +229,24 @@ def undo_url(game_id: str) -> str:
 
 
 @router.post("/games/{game_id}/tap", name="heart_to_heart_tap")
-@lean
-async def tap(game_id: str, request: Request, arrival: ArrivalDep) -> Response:
-    form = await read_action(request, with_target=True)
+async def tap(
+    game_id: str, form: Annotated[TapForm, Form()], request: Request, visit: VisitDep
+) -> Response:
     try:
         where = parse_target(form.target)
     except TargetError as error:
-        lang = (await arrival.visit()).lang
-        message = translator(lang).gettext("That is not a place on the table.")
+        message = translator(visit.lang).gettext("That is not a place on the table.")
         raise PageError(400, message) from error
-    return await act(request, arrival, game_id, form, lambda game: game.tap(where), tap_message)
+    return await page_action(
+        request, visit, game_id, form, lambda game: game.tap(where), tap_message
+    )
 
 
 @router.post("/games/{game_id}/undo", name="heart_to_heart_undo")
-@lean
-async def undo(game_id: str, request: Request, arrival: ArrivalDep) -> Response:
-    form = await read_action(request, with_target=False)
-    return await act(request, arrival, game_id, form, lambda game: game.undo(), undo_message)
+async def undo(
+    game_id: str, form: Annotated[ActionForm, Form()], request: Request, visit: VisitDep
+) -> Response:
+    return await page_action(request, visit, game_id, form, lambda game: game.undo(), undo_message)
 
 
 @router.get("", name="heart_to_heart")
@@ -391,17 +327,19 @@ async def deal_accept(code: str, store: StoreDep, session_id: SessionId, lang: L
 
 
 @router.post("/games/{game_id}/finish", name="heart_to_heart_finish")
-async def finish(game_id: str, request: Request, arrival: ArrivalDep) -> Response:
+async def finish(
+    game_id: str, form: Annotated[ActionForm, Form()], request: Request, visit: VisitDep
+) -> Response:
     """Play out a game in which no choice matters any more (the button shows only then)."""
-    form = await read_action(request, with_target=False)
-    return await act(request, arrival, game_id, form, assists.finish, tap_message)
+    return await page_action(request, visit, game_id, form, assists.finish, tap_message)
 
 
 @router.post("/games/{game_id}/hint", name="heart_to_heart_hint")
-async def hint(game_id: str, request: Request, visit: VisitDep) -> Response:
+async def hint(
+    game_id: str, form: Annotated[ActionForm, Form()], request: Request, visit: VisitDep
+) -> Response:
     """The next move of a winning line, marked on its cards by static/js/hint-marks.js from the
     ``h2h-hint`` piece (or how far back undo must go when there is none)."""
-    form = await read_action(request, with_target=False)
     options, lang = Options.of(visit.profile), visit.lang
     timing = service.screen_time(form.elapsed, visit.clock())
     try:
@@ -410,38 +348,28 @@ async def hint(game_id: str, request: Request, visit: VisitDep) -> Response:
         )
     except StaleVersion as stale:
         return stale_answer(request, stale.current, options, lang)
-    message = assists.hint_message(given, lang)
-    if request.headers.get("hx-request") != "true":
-        return game_page(request, turn.after, options, lang, message=message, hint=given)
     before = stored_board(turn.before, undo_url(game_id), options, lang)
     after = stored_board(turn.after, undo_url(game_id), options, lang)
-    marks = hint_marks(given, lang, oob=True)
-    return answer(changes(before, after, lang) + marks + status(message))
-
-
-def stale_answer(request: Request, loaded: LoadedGame, options: Options, lang: str) -> Response:
-    message = translator(lang).gettext("The game had changed (another tab?); here it is now.")
-    return board_answer(request, loaded, options, lang, before=None, message=message)
+    message = assists.hint_message(given, lang)
+    return action_answer(
+        request, to_game_url(),
+        lambda: changes(before, after, lang) + hint_marks(given, lang, oob=True) + status(message),
+    )
 
 
 @router.post("/options", name="heart_to_heart_options")
 async def save_options(
-    request: Request,
-    store: StoreDep,
-    session_id: SessionId,
-    profile: ProfileDep,
-    lang: Lang,
-    move_errors: Annotated[bool, Form()] = False,
-    placement_help: Annotated[bool, Form()] = False,
-    game: Annotated[str | None, Form(max_length=40)] = None,
+    form: Annotated[OptionsForm, Form()], request: Request, visit: VisitDep
 ) -> Response:
-    chosen = Options(move_errors=move_errors, placement_help=placement_help)
-    await service.store_options(store, session_id, chosen)
-    if request.headers.get("hx-request") != "true" or game is None:
+    chosen = Options(move_errors=form.move_errors, placement_help=form.placement_help)
+    await service.store_options(visit.store, visit.session_id, chosen)
+    if form.game is None:
         return to_game()
-    loaded = await service.owned(store, session_id, game)
-    before = stored_board(loaded, undo_url(game), Options.of(profile), lang)
-    return board_answer(request, loaded, chosen, lang, before=before, message=None)
+    loaded = await service.owned(visit.store, visit.session_id, form.game)
+    url = undo_url(form.game)
+    before = stored_board(loaded, url, Options.of(visit.profile), visit.lang)
+    after = stored_board(loaded, url, chosen, visit.lang)
+    return action_answer(request, to_game_url(), lambda: changes(before, after, visit.lang))
 
 
 @router.get("/rules", name="heart_to_heart_rules")

@@ -12,7 +12,9 @@ and offers "Go back there" (:func:`app.web.heart_to_heart.assists.go_back`).
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
 
 from app.rules.heart_to_heart import HeartToHeartGame, Move, rank_name
@@ -20,7 +22,7 @@ from app.web.deps import VisitDep
 from app.web.games import StaleVersion
 from app.web.heart_to_heart import assists, service
 from app.web.heart_to_heart.board import PIECE_NAMES, build_board, piece_renderer
-from app.web.heart_to_heart.pages import read_action
+from app.web.heart_to_heart.forms import ActionForm
 from app.web.heart_to_heart.service import Options
 from app.web.i18n import heart_name, translator
 from app.web.pieces import Pieces
@@ -33,8 +35,8 @@ def marked(board: Pieces, move: Move) -> Pieces:
     """``board`` with the cards of ``move`` carrying the hint's mark."""
     for target in move.taps:
         name = PIECE_NAMES[target]
-        macro, args, extra, inside = board[name]
-        board[name] = (macro, args, (*extra, ("hint", True)), inside)
+        piece = board[name]
+        board[name] = piece._replace(extra=(*piece.extra, ("hint", True)))
     return board
 
 
@@ -111,13 +113,14 @@ async def lost_view(game_id: str, request: Request, visit: VisitDep) -> Response
 
 
 @router.post("/games/{game_id}/back", name="heart_to_heart_back")
-async def go_back(game_id: str, request: Request, visit: VisitDep) -> Response:
+async def go_back(
+    game_id: str, form: Annotated[ActionForm, Form()], request: Request, visit: VisitDep
+) -> Response:
     """Back to the last position from which the game could be won; then the game page. A page
     that no longer shows the game as it is (another tab moved it) is shown again, anew."""
-    form = await read_action(request, with_target=False)
     timing = service.screen_time(form.elapsed, visit.clock())
     try:
-        await service.act(
+        await service.apply_action(
             visit.store, visit.session_id, game_id, form.version, assists.go_back, timing
         )
     except StaleVersion:

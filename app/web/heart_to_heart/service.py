@@ -2,17 +2,15 @@
 action applied with the version check and a compare-and-set, and the statistics.
 
 Nothing here knows HTTP. A refusal is a game error: :class:`~app.web.games.GameNotFound`,
-:class:`~app.web.games.StaleVersion` (with the game as it is now) or :class:`Refused` (the
+:class:`~app.web.games.StaleVersion` (with the game as it is now) or :class:`UndoRefused` (the
 rules said no; with the game unchanged). The page and the API each turn them into their answer.
 """
 
 from __future__ import annotations
 
 import secrets
-from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Any
 
 from app.rules.deal_codes import CODE_SPACE, DealCode, parse_deal_code
 from app.rules.heart_to_heart import (
@@ -24,7 +22,7 @@ from app.rules.heart_to_heart import (
     UndoError,
     new_game,
 )
-from app.store import SECONDS_PER_DAY, GameStore, GameUnreadable, StoredGame, Unreadable
+from app.store import GameStore, GameUnreadable, StoredGame, Unreadable
 from app.web.games import (
     Loaded,
     StaleVersion,
@@ -39,7 +37,7 @@ from app.web.games import (
     until_applied,
 )
 from app.web.preferences import Options
-from app.web.profile import Profile, profile_of, record_heart_to_heart_game, update_profile
+from app.web.profile import record_heart_to_heart_game, update_profile
 from app.web.results import heart_to_heart_row, record
 
 KIND = "heart_to_heart"
@@ -51,7 +49,6 @@ MIN_STEP_SECONDS = 1.0
 NOT_FOUND = "This game does not exist here: it belongs to another browser, or it expired."
 
 LoadedGame = Loaded[HeartToHeartGame]
-Write = tuple[str, int, float]  # what names one write of a game: see written
 
 
 async def store_options(store: GameStore, session_id: str, options: Options) -> None:
@@ -60,18 +57,15 @@ async def store_options(store: GameStore, session_id: str, options: Options) -> 
 
 
 @dataclass(frozen=True, slots=True)
-class Turn:
-    """An action applied: the game before it and after it (the same when nothing changed), and
-    the session's profile as the store read it with the write (None when nothing was written,
-    or the write won the game, which changes the profile)."""
+class HeartToHeartTurn:
+    """An action applied: the game before it and after it (the same when nothing changed)."""
 
     before: LoadedGame
     after: LoadedGame
     result: TapResult
-    profile: Profile | None = None
 
 
-class Refused(Exception):
+class UndoRefused(Exception):
     """The rules refused the action (say, undo in a won game); ``current`` is unchanged."""
 
     def __init__(self, error: UndoError, current: LoadedGame) -> None:
@@ -80,65 +74,14 @@ class Refused(Exception):
         self.current = current
 
 
-# The game of each game's latest write this process loaded or stored, by game id: (the write,
-# the game) (the write: see written). A hit saves re-reading and re-checking the JSON on every
-# tap. Shared: read only (load copies).
-_RECENT: OrderedDict[str, tuple[Write, HeartToHeartGame]] = OrderedDict()
-RECENT_GAMES = 2048
-
-
-def keep(cache: OrderedDict, key: Hashable, value: Any) -> None:
-    """Put ``value`` in a cache of recent entries, dropping the one put in longest ago beyond
-    RECENT_GAMES. (An OrderedDict: a plain dict finds its oldest entry by walking past the
-    slots of the entries deleted before it.)"""
-    cache[key] = value
-    cache.move_to_end(key)
-    if len(cache) > RECENT_GAMES:
-        cache.popitem(last=False)
-
-
-def kept(cache: OrderedDict, key: Hashable, write: Write) -> Any:
-    """What ``keep`` put under ``key`` as ``(write, value)``: the value when it belongs to
-    ``write``, else None.
-
-    Caches of a game's states keep only its latest write: a tap's "before" is the previous
-    tap's "after", and a state kept for every write would live long enough for the garbage
-    collector to walk it again and again."""
-    found = cache.get(key)
-    return found[1] if found is not None and found[0] == write else None
-
-
-def written(stored: StoredGame) -> Write:
-    """What names the write of ``stored``: its game, version and time. The store only ever
-    writes version n+1 over version n, but a game that expired may be dealt again under its id
-    (a page's game: app/web/games.py) and reach the same version, so the version alone does
-    not name a state."""
-    return (stored.game_id, stored.version, stored.updated_at)
-
-
-def remember(stored: StoredGame, game: HeartToHeartGame) -> None:
-    """Keep ``game`` as the state of ``stored`` (itself, not a copy: nobody changes it after)."""
-    keep(_RECENT, stored.game_id, (written(stored), game))
-
-
-# The game each session's last action in this process stored, by (session id, game id): a
-# player's next tap, sent with that version, is applied to it without reading the game back
-# (see act). Shared: read only.
-_LAST_STORED: OrderedDict[tuple[str, str], LoadedGame] = OrderedDict()
-
-
 def load(stored: StoredGame) -> HeartToHeartGame:
-    """The game of ``stored``, as a fresh copy the caller may change; GameUnreadable when this
-    version cannot read it (written by a newer one, or damaged)."""
-    game = kept(_RECENT, stored.game_id, written(stored))
-    if game is None:
-        try:
-            # Our own store holds only what our to_json() wrote: no need to replay its history.
-            game = HeartToHeartGame.from_json(stored.state, trusted=True)
-        except StateError as error:
-            raise GameUnreadable(f"game {stored.game_id}: {error}") from error
-        remember(stored, game)
-    return game.copy()
+    """The game of ``stored``; GameUnreadable when this version cannot read it (written by a
+    newer one, or damaged)."""
+    try:
+        # Our own store holds only what our to_json() wrote: no need to replay its history.
+        return HeartToHeartGame.from_json(stored.state, trusted=True)
+    except StateError as error:
+        raise GameUnreadable(f"game {stored.game_id}: {error}") from error
 
 
 async def read_current(store: GameStore, session_id: str) -> LoadedGame | Unreadable | None:
@@ -285,14 +228,14 @@ def wall_time(now: float) -> Timing:
 Action = Callable[[HeartToHeartGame], TapResult]
 
 
-async def act(
+async def apply_action(
     store: GameStore,
     session_id: str,
     game_id: str,
     version: int | None,
     action: Action,
     timing: Timing,
-) -> Turn:
+) -> HeartToHeartTurn:
     """Apply ``action`` to this session's game held at ``version`` and store it by
     compare-and-set. An action that changes nothing stores nothing.
 
@@ -300,73 +243,39 @@ async def act(
     action's turn comes: when another request changes it first, the action is applied again to
     what that request stored (app/web/games.py, until_applied)."""
 
-    def applied(before: LoadedGame) -> tuple[HeartToHeartGame, TapResult]:
-        """The action on a copy of ``before``'s game, its time counted (UndoError: refused)."""
-        game = before.game.copy()
-        timing.count(game, before.stored)
-        return game, action(game)
-
-    async def save(before: LoadedGame, game: HeartToHeartGame, result: TapResult) -> Turn | None:
-        saved, profile = await commit(store, session_id, before.stored, game)
-        if saved is None:  # another tab, a double tap or another instance won the race
-            return None
-        remember(saved, game)
-        after = Loaded(saved, game)
-        keep(_LAST_STORED, (session_id, game_id), after)
-        return Turn(before, after, result, profile)
-
-    async def attempt() -> Turn | None:
-        known = _LAST_STORED.get((session_id, game_id))
-        if (known is not None and known.stored.version == version
-                and timing.now - known.stored.updated_at < SECONDS_PER_DAY):
-            # This process stored that very version for this session less than a day ago, the
-            # shortest expiry: the game cannot have expired and been dealt again under its id
-            # since, so that version is still this state, if the store still holds it. The
-            # compare-and-set checks that it does (and that it is still this session's). Only a
-            # change is answered without reading the game; a refusal or an action that changes
-            # nothing is answered from what the store holds, below.
-            try:
-                game, result = applied(known)
-            except UndoError:
-                pass
-            else:
-                if result.changed:
-                    return await save(known, game, result)
+    async def attempt() -> HeartToHeartTurn | None:
         before = await owned(store, session_id, game_id)
         if not is_stored(before.stored):
             state = before.game.to_json()
             before = await store_first(store, session_id, before, state, readable, NOT_FOUND)
         if version is not None and version != before.stored.version:
             raise StaleVersion(before)
+        game = before.game.copy()
+        timing.count(game, before.stored)
         try:
-            game, result = applied(before)
+            result = action(game)
         except UndoError as error:
-            raise Refused(error, before) from error
+            raise UndoRefused(error, before) from error
         if not result.changed:
-            return Turn(before, before, result)
-        return await save(before, game, result)
+            return HeartToHeartTurn(before, before, result)
+        saved = await commit(store, session_id, before.stored, game)
+        # None: another tab, a double tap or another instance changed it first.
+        return None if saved is None else HeartToHeartTurn(before, Loaded(saved, game), result)
 
     return await until_applied(version, attempt, lambda: owned(store, session_id, game_id))
 
 
 async def commit(
     store: GameStore, session_id: str, stored: StoredGame, game: HeartToHeartGame
-) -> tuple[StoredGame | None, Profile | None]:
-    """Store ``game`` (changed from ``stored``): what was stored, None when another request
-    changed it first; and the session's profile, read with the write (None after a win, which
-    changes it).
-
-    A won game is final, so only the request whose change won it gets here with a win.
-    """
-    saved, (version, data) = await store.compare_and_set_seeing_profile(
-        session_id, stored.game_id, stored.version, game.to_json()
-    )
-    profile = profile_of(session_id, version, data)
+) -> StoredGame | None:
+    """Store ``game`` (changed from ``stored``): what was stored, or None when another request
+    changed it first. A won game is final, so only the request whose change won it gets here
+    with a win: that one counts it."""
+    saved = await store.compare_and_set(session_id, stored.game_id, stored.version, game.to_json())
     if saved is not None and game.is_won:
         await record_heart_to_heart_game(
             store, session_id, won=True, seconds=game.elapsed_seconds, moves=game.moves,
             assisted=game.assisted,
         )
         await record(store, session_id, KIND, game.deal, heart_to_heart_row(game), saved.updated_at)
-        return saved, None
-    return saved, profile
+    return saved

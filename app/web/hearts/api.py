@@ -29,27 +29,26 @@ from app.web.api_models import (
     SeatState,
     StateRoutes,
     VersionBody,
+    api_conflict,
+    api_stale,
     assist_answer,
-    conflict_answer,
     game_fields,
     links_to,
     matches,
-    stale_answer,
     state_response,
     version_of,
 )
-from app.web.api_route import ApiRoute
 from app.web.deps import Visit, VisitDep
 from app.web.errors import api_error
 from app.web.games import Loaded, StaleVersion
 from app.web.hearts import assists, service
-from app.web.hearts.pages import dealer
-from app.web.hearts.service import KIND, LoadedMatch, Refused
+from app.web.hearts.dealer import dealer
+from app.web.hearts.service import KIND, LoadedMatch, MoveRefused
 from app.web.hearts.texts import deal_error_message, refusal_text, seat_names
 from app.web.i18n import translator
 from app.web.preferences import PlayHelp
 
-router = APIRouter(prefix="/api/hearts", tags=["Hearts"], route_class=ApiRoute)
+router = APIRouter(prefix="/api/hearts", tags=["Hearts"])
 
 
 def _cards(mask: int) -> list[str]:
@@ -109,7 +108,7 @@ def invalid_card(lang: str) -> JSONResponse:
     return api_error(422, "invalid_card", message)
 
 
-async def act(
+async def api_action(
     request: Request, visit: Visit, game_id: str, version: int | None, action: service.Action,
     help: PlayHelp | None = None,
 ) -> Response:
@@ -120,16 +119,16 @@ async def act(
     follow."""
     lang = visit.lang
     try:
-        turn = await service.act(
+        turn = await service.apply_action(
             visit.store, visit.session_id, game_id, version, action,
             dealer(request, visit.clock()), help,
         )
     except StaleVersion as stale:
-        return stale_answer(match_state(stale.current, lang), lang)
-    except Refused as refused:
+        return api_stale(match_state(stale.current, lang), lang)
+    except MoveRefused as refused:
         message = refusal_text(refused.error, translator(lang))
         reason = getattr(refused.error, "reason", "not_a_card")
-        return conflict_answer(reason, message, match_state(refused.current, lang))
+        return api_conflict(reason, message, match_state(refused.current, lang))
     return state_response(match_state(turn.after, lang))
 
 
@@ -204,7 +203,7 @@ async def pass_three(game_id: str, body: HeartsPass, request: Request, visit: Vi
     if not all(matches(CARD_PATTERN, text) for text in body.cards):
         return invalid_card(visit.lang)
     mask = sum({1 << parse_card(text) for text in body.cards})
-    return await act(
+    return await api_action(
         request, visit, game_id, body.version, lambda match: service.pass_cards(match, mask),
         PlayHelp.of(visit.profile),
     )
@@ -224,7 +223,7 @@ async def play(game_id: str, body: HeartsPlay, request: Request, visit: VisitDep
     if not matches(CARD_PATTERN, body.card):
         return invalid_card(visit.lang)
     card = parse_card(body.card)
-    return await act(
+    return await api_action(
         request, visit, game_id, body.version, lambda match: service.play_card(match, card),
         PlayHelp.of(visit.profile),
     )
@@ -241,7 +240,7 @@ async def undo_play(
     game_id: str, request: Request, visit: VisitDep,
     body: Annotated[VersionBody | None, Body()] = None,
 ):
-    return await act(request, visit, game_id, version_of(body), service.undo)
+    return await api_action(request, visit, game_id, version_of(body), service.undo)
 
 
 @ROUTES.action(
@@ -252,7 +251,7 @@ async def deal_next_hand(
     body: Annotated[VersionBody | None, Body()] = None,
 ):
     help = PlayHelp.of(visit.profile)
-    return await act(request, visit, game_id, version_of(body), service.next_hand, help)
+    return await api_action(request, visit, game_id, version_of(body), service.next_hand, help)
 
 
 class HeartsHint(BaseModel):

@@ -16,16 +16,19 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 
-from app.rules.cards import cards_in, parse_card
+from app.rules.cards import cards_in
 from app.rules.deal_codes import DealCode, DealCodeError
 from app.rules.hearts import BOT_LEVELS, HUMAN, HeartsMatch, PlayedCard, parse_match_code
 from app.web import first_visit
+from app.web.actions import action_answer, conflict_answer
 from app.web.deps import ClockDep, Lang, SessionId, StoreDep, Visit, VisitDep
 from app.web.errors import PageError
 from app.web.games import StaleVersion, unstored_id
 from app.web.hearts import assists, service
+from app.web.hearts.dealer import dealer
+from app.web.hearts.forms import MoveForm, PassForm, PlayForm
 from app.web.hearts.review import review
-from app.web.hearts.service import LoadedMatch, Refused, Seen
+from app.web.hearts.service import LoadedMatch, MoveRefused, Seen
 from app.web.hearts.table import (
     TEMPLATE,
     ReviewRow,
@@ -42,7 +45,7 @@ from app.web.hearts.table import (
 )
 from app.web.hearts.texts import deal_error_message, refusal_text, seat_names
 from app.web.i18n import Translator, translator
-from app.web.pieces import Pieces, answer, make_piece, render_once, status
+from app.web.pieces import Piece, Pieces, answer, render_once, status
 from app.web.preferences import PlayHelp, request_settings, save_settings
 from app.web.templating import page
 
@@ -93,11 +96,6 @@ def hearts_page(
     return page(request, "hearts/page.html", context, lang, status=status)
 
 
-def dealer(request: Request, now: float) -> service.Dealer:
-    """What deals this request's match not stored yet (app/web/hearts/service.py)."""
-    return service.Dealer(request.app.state.settings.secret_key, now)
-
-
 LEVEL_LETTERS = {name: letter for letter, name in BOT_LEVELS.items()}
 
 
@@ -118,9 +116,13 @@ async def hearts_current(
     return hearts_page(request, loaded, lang, notice=notice)
 
 
+def to_game_url() -> str:
+    return router.url_path_for("hearts")
+
+
 def to_game() -> RedirectResponse:
     """After a form: to the table (303, so a reload does not post again)."""
-    return RedirectResponse(router.url_path_for("hearts"), status_code=303)
+    return RedirectResponse(to_game_url(), status_code=303)
 
 
 def parse_code(text: str, tr: Translator) -> DealCode:
@@ -194,7 +196,7 @@ async def hearts_last_trick(
     found = await service.owned(store, session_id, game_id, dealer(request, clock()))
     view = found.game.view(HUMAN)
     tr = translator(lang)
-    piece = make_piece("last_trick", (last_trick(view, tr), seat_names(tr)))
+    piece = Piece.of("last_trick", last=last_trick(view, tr), names=seat_names(tr))
     return answer(render_once(TEMPLATE, piece, lang))
 
 
@@ -211,129 +213,104 @@ async def hearts_review(
         rows: list[ReviewRow] = []
     else:
         rows = review_rows(await run_in_threadpool(review, view), tr)
-    return answer(render_once(TEMPLATE, make_piece("review", (tuple(rows),)), lang))
+    return answer(render_once(TEMPLATE, Piece.of("review", rows=tuple(rows)), lang))
 
 
 # -- actions --------------------------------------------------------------------------------
 
 
-def _parse_version(text: str | None) -> int | None:
-    """The version the page holds; -1 (never current) when it is not a number."""
-    if text is None:
-        return None
-    return int(text) if text.isdigit() and len(text) < 12 else -1
-
-
-def _parse_cards(text: str) -> int:
-    mask = 0
-    for part in text.replace(",", " ").split()[:13]:
-        mask |= 1 << parse_card(part)
-    return mask
-
-
-async def act(
-    request: Request, visit: Visit, game_id: str, version: str | None, action: service.Action,
+async def page_action(
+    request: Request, visit: Visit, game_id: str, version: int | None, action: service.Action,
     help: PlayHelp | None = None,
 ) -> Response:
-    """The page's side of an action: the pieces that changed, the cards played in order.
-
-    A stale version, an illegal action or a lost compare-and-set changes nothing: the answer
-    (409) then carries every piece as it is now, so the page catches up.
-    """
-    lang = visit.lang
-    tr = translator(lang)
-    htmx = request.headers.get("hx-request") == "true"
+    """The page's side of an action: the pieces that changed, the cards played in order."""
+    tr = translator(visit.lang)
     try:
-        turn = await service.act(
-            visit.store, visit.session_id, game_id, _parse_version(version), action,
+        turn = await service.apply_action(
+            visit.store, visit.session_id, game_id, version, action,
             dealer(request, visit.clock()), help,
         )
     except StaleVersion as stale:
-        message = tr.gettext("The table had changed; here it is now.")
-        return _current(stale.current, lang, htmx, message)
-    except Refused as refused:
-        return _current(refused.current, lang, htmx, refusal_text(refused.error, tr))
-    if not htmx:
-        return to_game()
-    after = Seen.of(turn.after)
-    steps = steps_of(turn.before.view, after.view, turn.plays, tr)
-    changed = changes(pieces_of(turn.before, tr), pieces_of(after, tr), steps, lang)
-    told = narration(turn.before.view, after.view, steps, tr)
-    if service.was_claimed(turn.after.stored):
-        told = " ".join(filter(None, (tr.gettext("The rest of the tricks are yours."), told)))
-    changed.append(status(told))
-    return answer(Markup("\n").join(changed))
+        return match_conflict(request, stale.current, visit.lang,
+                        tr.gettext("The table had changed; here it is now."))
+    except MoveRefused as refused:
+        return match_conflict(request, refused.current, visit.lang, refusal_text(refused.error, tr))
+
+    def changed() -> Markup:
+        after = Seen.of(turn.after)
+        steps = steps_of(turn.before.view, after.view, turn.plays, tr)
+        pieces = changes(pieces_of(turn.before, tr), pieces_of(after, tr), steps, visit.lang)
+        told = narration(turn.before.view, after.view, steps, tr)
+        if service.was_claimed(turn.after.stored):
+            told = " ".join(filter(None, (tr.gettext("The rest of the tricks are yours."), told)))
+        return Markup("\n").join([*pieces, status(told)])
+
+    return action_answer(request, to_game_url(), changed)
 
 
-def _current(loaded: LoadedMatch, lang: str, htmx: bool, message: str) -> Response:
-    if not htmx:
-        return to_game()
-    pieces = everything(pieces_of(Seen.of(loaded), translator(lang)), lang)
-    return answer(Markup("\n").join([*pieces, status(message)]), status_code=409)
+def match_conflict(request: Request, loaded: LoadedMatch, lang: str, reason: str) -> Response:
+    """Nothing changed: every piece of the table as it is now, and why."""
 
+    def every_piece() -> Markup:
+        return Markup("\n").join(everything(pieces_of(Seen.of(loaded), translator(lang)), lang))
 
-VersionField = Annotated[str | None, Form()]
+    return conflict_answer(request, to_game_url(), every_piece, reason)
 
 
 @router.post("/games/{game_id}/pass", name="hearts_pass")
 async def hearts_pass(
-    request: Request, game_id: str, visit: VisitDep,
-    cards: Annotated[str, Form(max_length=80)] = "", version: VersionField = None,
+    request: Request, game_id: str, form: Annotated[PassForm, Form()], visit: VisitDep
 ) -> Response:
     def action(match: HeartsMatch) -> list[PlayedCard]:
-        return service.pass_cards(match, _parse_cards(cards))
+        return service.pass_cards(match, form.cards)
 
-    return await act(request, visit, game_id, version, action, PlayHelp.of(visit.profile))
+    return await page_action(request, visit, game_id, form.version, action,
+                             PlayHelp.of(visit.profile))
 
 
 @router.post("/games/{game_id}/play", name="hearts_play")
 async def hearts_play(
-    request: Request, game_id: str, visit: VisitDep,
-    card: Annotated[str, Form(max_length=8)] = "", version: VersionField = None,
+    request: Request, game_id: str, form: Annotated[PlayForm, Form()], visit: VisitDep
 ) -> Response:
     def action(match: HeartsMatch) -> list[PlayedCard]:
-        return service.play_card(match, parse_card(card))
+        return service.play_card(match, form.card)
 
-    return await act(request, visit, game_id, version, action, PlayHelp.of(visit.profile))
+    return await page_action(request, visit, game_id, form.version, action,
+                             PlayHelp.of(visit.profile))
 
 
 @router.post("/games/{game_id}/undo", name="hearts_undo")
 async def hearts_undo(
-    request: Request, game_id: str, visit: VisitDep, version: VersionField = None
+    request: Request, game_id: str, form: Annotated[MoveForm, Form()], visit: VisitDep
 ) -> Response:
-    return await act(request, visit, game_id, version, service.undo)
+    return await page_action(request, visit, game_id, form.version, service.undo)
 
 
 @router.post("/games/{game_id}/next-hand", name="hearts_next_hand")
 async def hearts_next_hand(
-    request: Request, game_id: str, visit: VisitDep, version: VersionField = None
+    request: Request, game_id: str, form: Annotated[MoveForm, Form()], visit: VisitDep
 ) -> Response:
     help = PlayHelp.of(visit.profile)
-    return await act(request, visit, game_id, version, service.next_hand, help)
+    return await page_action(request, visit, game_id, form.version, service.next_hand, help)
 
 
 @router.post("/games/{game_id}/hint", name="hearts_hint")
 async def hearts_hint(
-    request: Request, game_id: str, visit: VisitDep, version: VersionField = None
+    request: Request, game_id: str, form: Annotated[MoveForm, Form()], visit: VisitDep
 ) -> Response:
     """The cards Hard would pass or play, marked by static/js/hint-marks.js from the
     ``ht-hint-marks`` piece, with the version (a first hint stores the match as assisted)."""
     lang = visit.lang
     tr = translator(lang)
-    htmx = request.headers.get("hx-request") == "true"
     try:
         # A hint marks the match assisted: a page's match not stored yet is stored first.
         await service.owned_stored(
             visit.store, visit.session_id, game_id, dealer(request, visit.clock())
         )
-        loaded, cards = await assists.ask(
-            visit.store, visit.session_id, game_id, _parse_version(version)
-        )
+        loaded, cards = await assists.ask(visit.store, visit.session_id, game_id, form.version)
     except StaleVersion as stale:
-        message = tr.gettext("The table had changed; here it is now.")
-        return _current(stale.current, lang, htmx, message)
-    if not htmx:
-        return to_game()
+        return match_conflict(request, stale.current, lang,
+                        tr.gettext("The table had changed; here it is now."))
     names = ", ".join(tr.card_name(c) for c in cards_in(cards))
     if not cards:
         message = tr.gettext("Nothing to choose now: no hint.")
@@ -341,6 +318,10 @@ async def hearts_hint(
         message = tr.gettext("Hint: the Hard bot would pass %(cards)s.") % {"cards": names}
     else:
         message = tr.gettext("Hint: the Hard bot would play %(card)s.") % {"card": names}
-    version_piece = make_piece("version", (loaded.stored.version,))
-    new_version = render_once(TEMPLATE, version_piece, lang, oob=True)
-    return answer(new_version + hint_marks(cards, lang, oob=True) + status(message))
+    version_piece = Piece.of("version", value=loaded.stored.version)
+
+    def marks() -> Markup:
+        new_version = render_once(TEMPLATE, version_piece, lang, oob=True)
+        return new_version + hint_marks(cards, lang, oob=True) + status(message)
+
+    return action_answer(request, to_game_url(), marks)

@@ -19,7 +19,7 @@ after the match it became was played out and expired from the store. A deal link
 stored yet carries its (public) code in its id instead, as Heart to Heart's do.
 
 Nothing here knows HTTP. A refusal is a game error: :class:`~app.web.games.GameNotFound`,
-:class:`~app.web.games.StaleVersion` (with the match as it is now) or :class:`Refused` (the
+:class:`~app.web.games.StaleVersion` (with the match as it is now) or :class:`MoveRefused` (the
 rules said no; the match unchanged). The page and the API each turn them into their answer.
 """
 
@@ -113,7 +113,7 @@ def dimmed_refusal(match: HeartsMatch, view: HeartsView) -> HeartsError | None:
 
 
 @dataclass(frozen=True, slots=True)
-class Turn:
+class HeartsTurn:
     """An action applied: what the player saw before it, the match after it and the cards
     played, in order."""
 
@@ -122,7 +122,7 @@ class Turn:
     plays: list[PlayedCard]
 
 
-class Refused(Exception):
+class MoveRefused(Exception):
     """The rules refused the action; ``current`` is the match, unchanged."""
 
     def __init__(self, error: HeartsError | CardError, current: LoadedMatch) -> None:
@@ -345,10 +345,10 @@ async def current_match(
     return Loaded(fresh.stored, fresh.game, replaced_unreadable=True)
 
 
-async def act(
+async def apply_action(
     store: GameStore, session_id: str, game_id: str, version: int | None, action: Action,
     dealer: Dealer, help: PlayHelp | None = None,
-) -> Turn:
+) -> HeartsTurn:
     """Apply ``action`` (and the bots' answer) to this session's match held at ``version``
     and store it by compare-and-set; a page's match not stored yet is stored first.
 
@@ -363,7 +363,7 @@ async def act(
     """
     THINKING.check_room()  # a full queue answers before the match is even read
 
-    async def attempt() -> Turn | None:
+    async def attempt() -> HeartsTurn | None:
         loaded = await owned_stored(store, session_id, game_id, dealer)
         if version is not None and version != loaded.stored.version:
             raise StaleVersion(loaded)
@@ -380,7 +380,7 @@ async def act(
             try:
                 plays = await THINKING.run(action if helped is None else helped, match)
             except (HeartsError, CardError) as error:
-                raise Refused(error, loaded) from error
+                raise MoveRefused(error, loaded) from error
             claimed = helped is not None and helped.claimed
             saved = await store.compare_and_set(
                 session_id, game_id, loaded.stored.version,
@@ -389,7 +389,7 @@ async def act(
         if saved is None:  # another request or process changed the match first
             return None
         await record_turn(store, session_id, before, match, saved)
-        return Turn(before, Loaded(saved, match), plays)
+        return HeartsTurn(before, Loaded(saved, match), plays)
 
     return await until_applied(version, attempt, lambda: owned(store, session_id, game_id))
 

@@ -25,7 +25,7 @@ from app.web.hearts.review import Decision
 from app.web.hearts.service import Seen, moon_of
 from app.web.hearts.texts import refusal_text, seat_names
 from app.web.i18n import SUIT_SYMBOLS, Translator, format_number
-from app.web.pieces import ARGS, INSIDE, Piece, Pieces, changed, make_piece, render, render_once
+from app.web.pieces import Piece, Pieces, changed, render, render_once
 
 TEMPLATE = "hearts/_pieces.html"
 
@@ -240,33 +240,36 @@ def table_pieces(
         slots[p.seat] = TablePlay(p.seat, face(p.card, tr))
     passing, pass_button = passing_labels(view.pass_direction, tr)
     receiver = RECEIVER.get(view.pass_direction)
-    info = (
-        view.hand_number, view.pass_direction, passing, view.hearts_broken,
-        level_label(view.deal, tr), None if receiver is None else names[receiver],
-    )
     pieces: Pieces = {
-        "ht-trick": make_piece("trick", (tuple(slots), done, winner, names)),
-        "ht-info": make_piece("info", info),
+        "ht-trick": Piece.of("trick", slots=tuple(slots), done=done, winner=winner, names=names),
+        "ht-info": Piece.of(
+            "info", hand_number=view.hand_number, pass_direction=view.pass_direction,
+            direction_label=passing, hearts_broken=view.hearts_broken,
+            level=level_label(view.deal, tr),
+            receiver=None if receiver is None else names[receiver],
+        ),
     }
     has_last = bool(view.tricks)
-    pieces["ht-bar"] = make_piece(
-        "bar",
-        (phase, pass_button, urls),
-        (("undo_available", seen.undo_available), ("has_last_trick", has_last)),
+    pieces["ht-bar"] = Piece.of(
+        "bar", phase=phase, pass_label=pass_button, urls=urls,
+        extra=(("undo_available", seen.undo_available), ("has_last_trick", has_last)),
     )
     replay = urls.replay if phase == "match_over" else None
     end = end_of_hand(view, names, tr)
-    pieces["ht-dialog"] = make_piece("dialog", (end, urls.next, urls.review, replay))
+    pieces["ht-dialog"] = Piece.of("dialog", end=end, next_url=urls.next,
+                                   review_url=urls.review, replay=replay)
     if phase == "playing":  # the bar is the same but for these two buttons
-        pieces["ht-undo"] = make_piece("undo_button", (seen.undo_available,), inside="ht-bar")
-        pieces["ht-last"] = make_piece("last_button", (has_last, urls.last), inside="ht-bar")
+        pieces["ht-undo"] = Piece.of("undo_button", enabled=seen.undo_available,
+                                     inside="ht-bar")
+        pieces["ht-last"] = Piece.of("last_button", enabled=has_last, url=urls.last,
+                                     inside="ht-bar")
     received = view.received if view.received and not view.tricks else 0
     legal = view.legal
     hand = tuple(
         face(c, tr, legal=bool(legal >> c & 1), received=bool(received >> c & 1))
         for c in sorted_hand(view.hand)
     )
-    pieces["ht-hand"] = make_piece("hand", (phase, urls.play, hand))
+    pieces["ht-hand"] = Piece.of("hand", phase=phase, url=urls.play, cards=hand)
     # Once a hand is scored, its points are the scored ones (a moon turns 26 into 0 and 0 into
     # 26), as the score table shows them.
     points = view.hand_scores[-1] if phase in ("hand_over", "match_over") else view.hand_points
@@ -275,13 +278,14 @@ def table_pieces(
         numbers = {"hand_points": points[s], "total": view.totals[s]}
         if s != HUMAN:  # the player's cards are counted by the hand itself
             numbers["cards_left"] = view.cards_left[s]
-        pieces[seat] = make_piece("seat", (s, names[s], view.turn == s), tuple(numbers.items()))
+        pieces[seat] = Piece.of("seat", s=s, name=names[s], turn=view.turn == s,
+                                extra=tuple(numbers.items()))
         for key, value in numbers.items():
             ident = f"ht-{NUMBER_IDS[key]}-{s}"
-            pieces[ident] = make_piece("number", (ident, value), inside=seat)
-    pieces["ht-version"] = make_piece("version", (seen.version,))
+            pieces[ident] = Piece.of("number", ident=ident, value=value, inside=seat)
+    pieces["ht-version"] = Piece.of("version", value=seen.version)
     refusal = seen.dimmed_refusal
-    pieces["ht-why"] = make_piece("why", (refusal_text(refusal, tr) if refusal else "",))
+    pieces["ht-why"] = Piece.of("why", text=refusal_text(refusal, tr) if refusal else "")
     return pieces
 
 
@@ -356,22 +360,23 @@ def hand_changes(old: Piece, new: Piece, lang: str) -> list[Markup]:
     """The hand as out-of-band pieces: the cards that went, and each card that changed (only
     its state attributes when that is all); the whole hand when the phase changed or a card
     came in."""
-    old_phase, _, old_hand = old[ARGS]
-    phase, _, hand = new[ARGS]
+    old_phase, old_hand = old.arg("phase"), old.arg("cards")
+    phase, hand = new.arg("phase"), new.arg("cards")
     before = {c.code: c for c in old_hand}
     now = [c.code for c in hand]
     if old_phase != phase or [code for code in before if code in now] != now:
         return [render(TEMPLATE, new, lang, oob=True)]
-    out = [render(TEMPLATE, make_piece("gone", (code,)), lang, oob=True)
+    out = [render(TEMPLATE, Piece.of("gone", code=code), lang, oob=True)
            for code in before if code not in now]
     for card in hand:
         was = before[card.code]
         if card == was:
             continue
         if phase == "playing" and replace(was, legal=card.legal, received=card.received) == card:
-            out.append(render(TEMPLATE, make_piece("card_state", (card,)), lang, oob=True))
+            out.append(render(TEMPLATE, Piece.of("card_state", c=card), lang, oob=True))
         else:
-            out.append(render(TEMPLATE, make_piece("hand_card", (card, phase)), lang, oob=True))
+            out.append(render(TEMPLATE, Piece.of("hand_card", c=card, phase=phase), lang,
+                              oob=True))
     return out
 
 
@@ -384,14 +389,14 @@ def changes(before: Pieces, after: Pieces, steps: list[Step], lang: str) -> list
     for s, count in played.items():
         ident = f"ht-left-{s}"
         if s != HUMAN and ident in before:
-            shown = before[ident][ARGS][1] - count
-            seen_before[ident] = make_piece("number", (ident, shown), inside=before[ident][INSIDE])
+            shown = before[ident].arg("value") - count
+            seen_before[ident] = Piece.of("number", ident=ident, value=shown,
+                                          inside=before[ident].inside)
     out = []
     # The trick goes first: the page holds back the numbers and the narration that come after
     # it until its cards have been shown one by one.
     if steps:
-        names = after["ht-trick"][ARGS][3]
-        steps_piece = make_piece("steps", (tuple(steps), names))
+        steps_piece = Piece.of("steps", steps=tuple(steps), names=after["ht-trick"].arg("names"))
         out.append(render_once(TEMPLATE, steps_piece, lang, oob=True))
     for name in changed(seen_before, after):
         if name == "ht-trick" and steps:
@@ -406,7 +411,7 @@ def changes(before: Pieces, after: Pieces, steps: list[Step], lang: str) -> list
 def everything(pieces: Pieces, lang: str) -> list[Markup]:
     """Every piece of the table, as out-of-band swaps (for a page that has to catch up)."""
     return [render(TEMPLATE, piece, lang, oob=True)
-            for piece in pieces.values() if piece[INSIDE] is None]
+            for piece in pieces.values() if piece.inside is None]
 
 
 def piece_renderer(pieces: Pieces, lang: str) -> Callable[[str], Markup]:
@@ -418,7 +423,7 @@ def hint_marks(cards: int, lang: str, *, oob: bool = False) -> Markup:
     """The ``ht-hint-marks`` piece: the cards a hint marks ("QS 2C"), which
     static/js/hint-marks.js sets ``data-hint`` on as it is swapped in."""
     codes = " ".join(card_text(c) for c in cards_in(cards))
-    return render_once(TEMPLATE, make_piece("hint_marks", (codes,)), lang, oob=oob)
+    return render_once(TEMPLATE, Piece.of("hint_marks", cards=codes), lang, oob=oob)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ A turn (the player's action and the bots' answer, app/web/hearts/service.py) run
 - one at a time per session (:meth:`Thinking.turn_of`): a second request of the same session
   waits for the first, then finds its version stale and costs nothing;
 - behind a bounded queue: past ``waiting`` turns waiting for a thread, the room is
-  :class:`Busy` (503 with Retry-After) instead of answering ever later.
+  :class:`~app.web.errors.Busy` (503 with Retry-After) instead of answering ever later.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 from weakref import WeakValueDictionary
 
 from app.bots.driver import search_in
+from app.web.errors import Busy
 
 T = TypeVar("T")
 
@@ -37,12 +38,6 @@ CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os
 WAITING_PER_CORE = 4
 RETRY_AFTER_SECONDS = 1
 SEARCH_NICENESS = 10
-
-
-class Busy(Exception):
-    """Too many turns are waiting for the bots: try again in ``retry_after`` seconds."""
-
-    retry_after = RETRY_AFTER_SECONDS
 
 
 def _lower_priority() -> None:
@@ -103,7 +98,7 @@ class Thinking:
     def check_room(self) -> None:
         """Busy when the queue is full: a request may ask before it spends anything."""
         if self.admitted >= self.limit:
-            raise Busy
+            raise Busy(RETRY_AFTER_SECONDS)
 
     async def run(self, work: Callable[..., T], *args: object) -> T:
         """``work(*args)`` in the bots' threads; Busy at once when the queue is full."""

@@ -23,16 +23,13 @@ from app.web.api_models import (
     ErrorResponse,
     HeartsPass,
     HeartsPlay,
+    StrictBody,
     VersionBody,
     error_responses,
     matches,
     state_response,
     version_of,
 )
-from app.web.api_models import (
-    Request as RequestBody,
-)
-from app.web.api_route import ApiRoute
 from app.web.deps import Visit, VisitDep
 from app.web.errors import api_error
 from app.web.hearts.api import invalid_card
@@ -45,13 +42,13 @@ from app.web.i18n import translator
 from app.web.nickname import NicknameInvalid, clean_nickname
 from app.web.profile import update_profile
 
-router = APIRouter(prefix="/api/hearts/tables", tags=["Hearts"], route_class=ApiRoute)
+router = APIRouter(prefix="/api/hearts/tables", tags=["Hearts"])
 
 # An event stream ends after this long; the browser then reconnects (with Last-Event-ID).
 STREAM_LIFETIME = 300.0
 
 
-class NewTable(RequestBody):
+class NewTable(StrictBody):
     bot_level: Literal["easy", "normal", "hard"] = "normal"
     turn_seconds: int | None = Field(
         default=30,
@@ -70,7 +67,7 @@ class NewTable(RequestBody):
     )
 
 
-class SitDown(RequestBody):
+class SitDown(StrictBody):
     seat: int | None = Field(
         default=None, ge=0, le=3, description="A free seat; any when left out."
     )
@@ -79,7 +76,7 @@ class SitDown(RequestBody):
     model_config = ConfigDict(json_schema_extra={"examples": [{"seat": 2, "name": "Lan"}]})
 
 
-class StartTable(RequestBody):
+class StartTable(StrictBody):
     bot_level: Literal["easy", "normal", "hard"] | None = None
     turn_seconds: int | None = Field(
         default=None,
@@ -93,7 +90,7 @@ class StartTable(RequestBody):
     )
 
 
-class React(RequestBody):
+class React(StrictBody):
     reaction: ReactionName = Field(description="One of the preset reactions; no free text.")
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"reaction": "clap"}]})

@@ -19,7 +19,7 @@ from app.web.hearts.tables.service import Table
 from app.web.hearts.tables.texts import seat_label
 from app.web.hearts.tables.views import seat_view
 from app.web.i18n import Translator
-from app.web.pieces import ARGS, Pieces, make_piece, render_once
+from app.web.pieces import Piece, Pieces, render_once
 
 
 def _turned(seat: int | None, shift: int) -> int | None:
@@ -101,8 +101,7 @@ def catch_up(
     steps = steps_since(table, seat, after, tr)
     out = []
     if steps:
-        names = pieces["ht-trick"][ARGS][3]
-        steps_piece = make_piece("steps", (tuple(steps), names))
+        steps_piece = Piece.of("steps", steps=tuple(steps), names=pieces["ht-trick"].arg("names"))
         out.append(render_once(TEMPLATE, steps_piece, lang, oob=True))
         pieces = {k: v for k, v in pieces.items() if k != "ht-trick"}
     out.extend(everything(pieces, lang))

@@ -18,11 +18,11 @@ import logging
 from collections.abc import Callable
 
 from app.store import GameStore, StoreError
+from app.web.errors import Busy
 from app.web.games import GameNotFound
 from app.web.hearts.tables import service
 from app.web.hearts.tables.service import Presence, Table, TableRefused
 from app.web.hearts.tables.streams import OpenStreams
-from app.web.hearts.thinking import Busy
 
 logger = logging.getLogger(__name__)
 
