@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -53,15 +52,11 @@ async def get_profile(request: Request, store: StoreDep, session_id: SessionId) 
 ProfileDep = Annotated[Profile, Depends(get_profile)]
 
 
-# A browser sends the same Accept-Language on every request: its answer is kept.
-_browser_language = lru_cache(maxsize=1024)(pick_language)
-
-
 def language_of(request: Request, profile: Profile) -> str:
     """The player's pick when there is one, else what the browser asks for."""
     if profile.lang in LANGUAGES:
         return profile.lang
-    return _browser_language(request.headers.get("accept-language"))
+    return pick_language(request.headers.get("accept-language"))
 
 
 async def get_lang(request: Request, profile: ProfileDep) -> str:

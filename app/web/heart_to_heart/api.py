@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict
-from functools import cache, lru_cache
 from typing import Annotated, Literal, TypeVar
 
 import orjson
@@ -60,18 +59,15 @@ from app.web.i18n import translator
 router = APIRouter(prefix="/api/heart-to-heart", tags=["Heart to Heart"])
 
 
-@lru_cache(maxsize=4096)
 def help_targets(mask: int) -> list[str]:
     """A mask of placement-help targets as the API lists them: heart positions in order, then
-    the waste. Shared: read only."""
+    the waste."""
     targets = [target_text(pos) for pos in positions_in(mask & ALL_REMOVED)]
     return [*targets, "waste"] if mask & WASTE_BIT else targets
 
 
-@lru_cache(maxsize=4096)
 def heart_json(ranks: tuple[int, ...], removed: int) -> orjson.Fragment:
-    """The heart as the API shows it (HeartCard objects), already serialized, by the deal's
-    cards and which are gone (taps that make no pair leave both as they were)."""
+    """The heart as the API shows it (HeartCard objects), already serialized."""
     free = free_mask_of(removed)
     return orjson.Fragment(orjson.dumps([
         {"pos": pos, "rank": rank_name(rank),
@@ -80,15 +76,13 @@ def heart_json(ranks: tuple[int, ...], removed: int) -> orjson.Fragment:
     ]))
 
 
-@cache
 def options_model(options: Options) -> HeartToHeartOptions:
-    """The options as the API shows them (one of four, shared)."""
+    """The options as the API shows them."""
     return HeartToHeartOptions(**asdict(options))
 
 
-@cache
 def options_json(options: Options) -> orjson.Fragment:
-    """The options as the state shows them, serialized once (there are four)."""
+    """The options as the state shows them."""
     return orjson.Fragment(orjson.dumps(asdict(options)))
 
 

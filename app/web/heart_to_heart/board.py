@@ -11,7 +11,6 @@ draws it. Without JavaScript the page is drawn whole, placement help on every ca
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 from typing import NamedTuple
 
 from markupsafe import Markup
@@ -154,7 +153,6 @@ NO_DIALOG = Piece.of("end_dialog", undo_url="", status="playing", seconds=0, mov
                      can_undo=False)
 
 
-@lru_cache(maxsize=4096)
 def finish_url(undo_url: str) -> str:
     """Action routes are /heart-to-heart/games/{id}/{verb}: Finish sits beside undo."""
     return undo_url.rsplit("/", 1)[0] + "/finish"
@@ -167,7 +165,6 @@ GAPS = tuple(Piece.of("gap", pos=pos) for pos in range(HEART_SIZE))
 PIECE_NAMES: dict[Target, str] = {**dict(enumerate(HEART_NAMES)), "waste": "h2h-waste"}
 
 
-@lru_cache(maxsize=4096)
 def help_text(targets: int) -> str:
     """A mask of help targets as the ``h2h-help`` piece carries it: "3 7 24 waste"."""
     positions = " ".join(map(str, positions_in(targets & ALL_REMOVED)))

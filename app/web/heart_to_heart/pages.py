@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import suppress
-from functools import cache, lru_cache
+from functools import cache
 from typing import Annotated
 
 from fastapi import APIRouter, Form, Query, Request
@@ -82,7 +82,7 @@ def undo_message(turn: service.HeartToHeartTurn, options: Options, lang: str) ->
 
 def tap_message(turn: service.HeartToHeartTurn, options: Options, lang: str) -> str | None:
     """What the status line says after a tap: the tap's kind and the rank it concerns are
-    worked out here, the words looked up once per kind, rank and language (tap_text)."""
+    worked out here, the words by tap_text."""
     result, game = turn.result, turn.after.game
     kind = result.kind
     if game.status != "playing" and result.changed:
@@ -102,7 +102,6 @@ def tap_message(turn: service.HeartToHeartTurn, options: Options, lang: str) -> 
     return tap_text(kind, rank, points, options.move_errors, lang)
 
 
-@lru_cache(maxsize=1024)
 def tap_text(kind: str, rank: int, points: int, move_errors: bool, lang: str) -> str | None:
     """The status line after a tap of ``kind`` ("won" and "stalemate" for a tap that ended
     the game) concerning a card of ``rank``."""
@@ -223,7 +222,6 @@ def stale_answer(request: Request, loaded: LoadedGame, options: Options, lang: s
     return conflict_answer(request, to_game_url(), lambda: changes(None, board, lang), message)
 
 
-@lru_cache(maxsize=4096)
 def undo_url(game_id: str) -> str:
     return router.url_path_for("heart_to_heart_undo", game_id=game_id)
 

@@ -51,6 +51,9 @@ from app.web.templating import page
 
 router = APIRouter(prefix="/hearts", include_in_schema=False)
 
+
+# A pure function of its arguments that every answer needs, and seven url_path_for searches
+# through the routers cost a noticeable share of an action: kept.
 @lru_cache(maxsize=4096)
 def urls_for(game_id: str, deal: str) -> Urls:
     def url(name: str) -> str:
