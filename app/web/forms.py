@@ -1,8 +1,10 @@
-"""The fields of the pages' forms, as pydantic types that FastAPI reads and validates.
+"""The pages' forms: pydantic models, and the dependency that reads a request's form into one.
 
-A page route declares its form as one model, ``form: Annotated[SomeForm, Form()]``: FastAPI
-decodes the body, the model checks every field, and anything malformed is a
-RequestValidationError, which app/web/errors.py answers with a 4xx page (never a 500).
+A page route declares its form as a model: ``form: Annotated[TapForm, form_of(TapForm)]``.
+Starlette's form parser decodes the body, the model checks every field, and anything malformed
+is a RequestValidationError, which app/web/errors.py answers with a 4xx page (never a 500).
+(FastAPI's own ``Annotated[TapForm, Form()]`` does the same, but its per-field handling of a
+form model cost a large share of a tap: bench/README.md.)
 
 Numbers are ASCII digits only: ``str.isdigit`` and even ``int`` accept other scripts' digits
 ("²", "١٢"), which no page sends. An optional field that is empty counts as absent, as an
@@ -12,9 +14,11 @@ empty form input does.
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from fastapi import Depends, Request
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 MAX_WHOLE = 10**15  # far more than any version, seat or count a page holds
 MAX_ELAPSED_SECONDS = 10**8
@@ -48,3 +52,22 @@ class VersionForm(PageForm):
     """An action on a game held at ``version`` (the page's hidden field)."""
 
     version: Version
+
+
+Form = TypeVar("Form", bound=PageForm)
+
+
+def form_of(model: type[Form]) -> Any:
+    """The dependency that reads the request's form into ``model``. Empty fields count as
+    absent, as FastAPI counts them."""
+
+    async def read(request: Request) -> Form:
+        fields = {name: value for name, value in (await request.form()).items() if value != ""}
+        try:
+            return model.model_validate(fields)
+        except ValidationError as error:
+            problems = [{**problem, "loc": ("body", *problem["loc"])}
+                        for problem in error.errors(include_url=False)]
+            raise RequestValidationError(problems) from None
+
+    return Depends(read)

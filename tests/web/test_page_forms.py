@@ -17,11 +17,11 @@ from typing import Annotated, Any, get_args, get_origin
 
 import httpx
 import pytest
-from fastapi.params import Form
 from fastapi.routing import APIRoute
 from pydantic import BaseModel
 
 from app.main import ROUTERS
+from app.web.forms import PageForm
 from tests.reliability.cardroom_pages import HX
 
 HOSTILE_NUMBERS = ("²", "", "1e3", "-1", "9" * 40, "١٢", " 1", "1_0", "0x1")
@@ -31,12 +31,12 @@ VALID = {"target": "stock", "card": "2C", "version": "1", "name": "Lan"}
 
 
 def form_model(route: APIRoute) -> type[BaseModel] | None:
-    """The model a route reads its form into (``form: Annotated[Model, Form()]``)."""
+    """The model a route reads its form into (``form: TapFormDep``, app/web/forms.py)."""
     hints = typing.get_type_hints(route.endpoint, include_extras=True)
     for hint in hints.values():
         if get_origin(hint) is Annotated:
-            kind, *marks = get_args(hint)
-            if any(isinstance(mark, Form) for mark in marks) and issubclass(kind, BaseModel):
+            kind = get_args(hint)[0]
+            if isinstance(kind, type) and issubclass(kind, PageForm):
                 return kind
     return None
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import Field
 
-from app.web.forms import PageForm, Seconds, VersionForm
+from app.web.forms import PageForm, Seconds, VersionForm, form_of
 
 
 class ActionForm(VersionForm):
@@ -22,3 +24,9 @@ class OptionsForm(PageForm):
     move_errors: bool = False
     placement_help: bool = False
     game: str | None = Field(None, max_length=40)  # the game the page shows, redrawn with them
+
+
+# What a route declares: ``form: TapFormDep`` (app/web/forms.py, form_of).
+ActionFormDep = Annotated[ActionForm, form_of(ActionForm)]
+TapFormDep = Annotated[TapForm, form_of(TapForm)]
+OptionsFormDep = Annotated[OptionsForm, form_of(OptionsForm)]

@@ -48,7 +48,7 @@ from app.web.heart_to_heart.board import (
     piece_renderer,
     stored_board,
 )
-from app.web.heart_to_heart.forms import ActionForm, OptionsForm, TapForm
+from app.web.heart_to_heart.forms import ActionForm, ActionFormDep, OptionsFormDep, TapFormDep
 from app.web.heart_to_heart.service import LoadedGame, Options, UndoRefused
 from app.web.heart_to_heart.texts import deal_error_message, move_error, undo_refusal
 from app.web.i18n import heart_name, rank_word, translator
@@ -228,7 +228,7 @@ def undo_url(game_id: str) -> str:
 
 @router.post("/games/{game_id}/tap", name="heart_to_heart_tap")
 async def tap(
-    game_id: str, form: Annotated[TapForm, Form()], request: Request, visit: VisitDep
+    game_id: str, form: TapFormDep, request: Request, visit: VisitDep
 ) -> Response:
     try:
         where = parse_target(form.target)
@@ -242,7 +242,7 @@ async def tap(
 
 @router.post("/games/{game_id}/undo", name="heart_to_heart_undo")
 async def undo(
-    game_id: str, form: Annotated[ActionForm, Form()], request: Request, visit: VisitDep
+    game_id: str, form: ActionFormDep, request: Request, visit: VisitDep
 ) -> Response:
     return await page_action(request, visit, game_id, form, lambda game: game.undo(), undo_message)
 
@@ -326,7 +326,7 @@ async def deal_accept(code: str, store: StoreDep, session_id: SessionId, lang: L
 
 @router.post("/games/{game_id}/finish", name="heart_to_heart_finish")
 async def finish(
-    game_id: str, form: Annotated[ActionForm, Form()], request: Request, visit: VisitDep
+    game_id: str, form: ActionFormDep, request: Request, visit: VisitDep
 ) -> Response:
     """Play out a game in which no choice matters any more (the button shows only then)."""
     return await page_action(request, visit, game_id, form, assists.finish, tap_message)
@@ -334,7 +334,7 @@ async def finish(
 
 @router.post("/games/{game_id}/hint", name="heart_to_heart_hint")
 async def hint(
-    game_id: str, form: Annotated[ActionForm, Form()], request: Request, visit: VisitDep
+    game_id: str, form: ActionFormDep, request: Request, visit: VisitDep
 ) -> Response:
     """The next move of a winning line, marked on its cards by static/js/hint-marks.js from the
     ``h2h-hint`` piece (or how far back undo must go when there is none)."""
@@ -357,7 +357,7 @@ async def hint(
 
 @router.post("/options", name="heart_to_heart_options")
 async def save_options(
-    form: Annotated[OptionsForm, Form()], request: Request, visit: VisitDep
+    form: OptionsFormDep, request: Request, visit: VisitDep
 ) -> Response:
     chosen = Options(move_errors=form.move_errors, placement_help=form.placement_help)
     await service.store_options(visit.store, visit.session_id, chosen)

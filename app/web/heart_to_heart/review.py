@@ -12,9 +12,7 @@ and offers "Go back there" (:func:`app.web.heart_to_heart.assists.go_back`).
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
 from app.rules.heart_to_heart import HeartToHeartGame, Move, rank_name
@@ -22,7 +20,7 @@ from app.web.deps import VisitDep
 from app.web.games import StaleVersion
 from app.web.heart_to_heart import assists, service
 from app.web.heart_to_heart.board import PIECE_NAMES, build_board, piece_renderer
-from app.web.heart_to_heart.forms import ActionForm
+from app.web.heart_to_heart.forms import ActionFormDep
 from app.web.heart_to_heart.service import Options
 from app.web.i18n import heart_name, translator
 from app.web.pieces import Pieces
@@ -114,7 +112,7 @@ async def lost_view(game_id: str, request: Request, visit: VisitDep) -> Response
 
 @router.post("/games/{game_id}/back", name="heart_to_heart_back")
 async def go_back(
-    game_id: str, form: Annotated[ActionForm, Form()], request: Request, visit: VisitDep
+    game_id: str, form: ActionFormDep, request: Request, visit: VisitDep
 ) -> Response:
     """Back to the last position from which the game could be won; then the game page. A page
     that no longer shows the game as it is (another tab moved it) is shown again, anew."""

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from pydantic import BeforeValidator
 
 from app.rules.cards import parse_card
-from app.web.forms import PageForm, Version
+from app.web.forms import PageForm, Version, form_of
 
 MAX_CARDS_TEXT = 80  # 13 cards, separated
 
@@ -47,3 +47,9 @@ class PassForm(MoveForm):
 
 class PlayForm(MoveForm):
     card: Card
+
+
+# What a route declares: ``form: TapFormDep`` (app/web/forms.py, form_of).
+MoveFormDep = Annotated[MoveForm, form_of(MoveForm)]
+PassFormDep = Annotated[PassForm, form_of(PassForm)]
+PlayFormDep = Annotated[PlayForm, form_of(PlayForm)]

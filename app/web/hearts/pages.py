@@ -26,7 +26,7 @@ from app.web.errors import PageError
 from app.web.games import StaleVersion, unstored_id
 from app.web.hearts import assists, service
 from app.web.hearts.dealer import dealer
-from app.web.hearts.forms import MoveForm, PassForm, PlayForm
+from app.web.hearts.forms import MoveFormDep, PassFormDep, PlayFormDep
 from app.web.hearts.review import review
 from app.web.hearts.service import LoadedMatch, MoveRefused, Seen
 from app.web.hearts.table import (
@@ -262,7 +262,7 @@ def match_conflict(request: Request, loaded: LoadedMatch, lang: str, reason: str
 
 @router.post("/games/{game_id}/pass", name="hearts_pass")
 async def hearts_pass(
-    request: Request, game_id: str, form: Annotated[PassForm, Form()], visit: VisitDep
+    request: Request, game_id: str, form: PassFormDep, visit: VisitDep
 ) -> Response:
     def action(match: HeartsMatch) -> list[PlayedCard]:
         return service.pass_cards(match, form.cards)
@@ -273,7 +273,7 @@ async def hearts_pass(
 
 @router.post("/games/{game_id}/play", name="hearts_play")
 async def hearts_play(
-    request: Request, game_id: str, form: Annotated[PlayForm, Form()], visit: VisitDep
+    request: Request, game_id: str, form: PlayFormDep, visit: VisitDep
 ) -> Response:
     def action(match: HeartsMatch) -> list[PlayedCard]:
         return service.play_card(match, form.card)
@@ -284,14 +284,14 @@ async def hearts_play(
 
 @router.post("/games/{game_id}/undo", name="hearts_undo")
 async def hearts_undo(
-    request: Request, game_id: str, form: Annotated[MoveForm, Form()], visit: VisitDep
+    request: Request, game_id: str, form: MoveFormDep, visit: VisitDep
 ) -> Response:
     return await page_action(request, visit, game_id, form.version, service.undo)
 
 
 @router.post("/games/{game_id}/next-hand", name="hearts_next_hand")
 async def hearts_next_hand(
-    request: Request, game_id: str, form: Annotated[MoveForm, Form()], visit: VisitDep
+    request: Request, game_id: str, form: MoveFormDep, visit: VisitDep
 ) -> Response:
     help = PlayHelp.of(visit.profile)
     return await page_action(request, visit, game_id, form.version, service.next_hand, help)
@@ -299,7 +299,7 @@ async def hearts_next_hand(
 
 @router.post("/games/{game_id}/hint", name="hearts_hint")
 async def hearts_hint(
-    request: Request, game_id: str, form: Annotated[MoveForm, Form()], visit: VisitDep
+    request: Request, game_id: str, form: MoveFormDep, visit: VisitDep
 ) -> Response:
     """The cards Hard would pass or play, marked by static/js/hint-marks.js from the
     ``ht-hint-marks`` piece, with the version (a first hint stores the match as assisted)."""

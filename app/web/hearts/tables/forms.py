@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field
 
-from app.web.forms import PageForm, WholeNumber
+from app.web.forms import PageForm, WholeNumber, form_of
 from app.web.hearts.tables.service import TURN_SECONDS_MAX
 
 NAME_FIELD_MAX = 200  # what the form takes; the nickname's own rules are app/web/nickname.py
@@ -34,3 +34,10 @@ class StartForm(PageForm):
 
 class ReactForm(PageForm):
     reaction: str = Field("", max_length=20)
+
+
+# What a route declares: ``form: TapFormDep`` (app/web/forms.py, form_of).
+NameFormDep = Annotated[NameForm, form_of(NameForm)]
+SitFormDep = Annotated[SitForm, form_of(SitForm)]
+StartFormDep = Annotated[StartForm, form_of(StartForm)]
+ReactFormDep = Annotated[ReactForm, form_of(ReactForm)]

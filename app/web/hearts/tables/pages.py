@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Form, Query, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 
@@ -15,11 +15,11 @@ from app.web.actions import action_answer, conflict_answer, is_htmx
 from app.web.deps import Visit, VisitDep
 from app.web.errors import PageError
 from app.web.forms import Version
-from app.web.hearts.forms import MoveForm, PassForm, PlayForm
+from app.web.hearts.forms import MoveFormDep, PassFormDep, PlayFormDep
 from app.web.hearts.table import TEMPLATE, Urls, last_trick, piece_renderer
 from app.web.hearts.tables import service
 from app.web.hearts.tables.board import board_pieces, catch_up, turned
-from app.web.hearts.tables.forms import NameForm, ReactForm, SitForm, StartForm
+from app.web.hearts.tables.forms import NameFormDep, ReactFormDep, SitFormDep, StartFormDep
 from app.web.hearts.tables.service import REACTIONS, Table, TableRefused
 from app.web.hearts.tables.texts import (
     REACTION_SYMBOLS,
@@ -87,7 +87,7 @@ async def change_or_error_page(
 
 
 @router.post("/tables", name="table_new")
-async def table_new(form: Annotated[NameForm, Form()], visit: VisitDep) -> Response:
+async def table_new(form: NameFormDep, visit: VisitDep) -> Response:
     raw = form.name or visit.profile.data.get("nickname") or ""
     cleaned = await nickname(visit, raw) if raw else None
     table = await service.create(visit.store, visit.session_id, cleaned, "normal", 30,
@@ -125,7 +125,7 @@ async def table_page(table_id: str, request: Request, visit: VisitDep) -> HTMLRe
 
 @router.post("/t/{table_id}/sit", name="table_sit")
 async def table_sit(
-    table_id: str, form: Annotated[SitForm, Form()], request: Request, visit: VisitDep
+    table_id: str, form: SitFormDep, request: Request, visit: VisitDep
 ) -> Response:
     cleaned = await nickname(visit, form.name)
     sit = service.sit(visit.session_id, cleaned, form.seat)
@@ -135,7 +135,7 @@ async def table_sit(
 
 @router.post("/t/{table_id}/start", name="table_start")
 async def table_start(
-    table_id: str, form: Annotated[StartForm, Form()], request: Request, visit: VisitDep
+    table_id: str, form: StartFormDep, request: Request, visit: VisitDep
 ) -> Response:
     if not service.settings_valid(form.level, form.seconds):
         raise PageError(400, translator(visit.lang).gettext(
@@ -173,28 +173,28 @@ async def seat_move(
 
 @router.post("/t/{table_id}/pass", name="table_pass")
 async def table_pass(
-    table_id: str, form: Annotated[PassForm, Form()], request: Request, visit: VisitDep
+    table_id: str, form: PassFormDep, request: Request, visit: VisitDep
 ) -> Response:
     return await seat_move(table_id, request, visit, form.version, service.pass_cards(form.cards))
 
 
 @router.post("/t/{table_id}/play", name="table_play")
 async def table_play(
-    table_id: str, form: Annotated[PlayForm, Form()], request: Request, visit: VisitDep
+    table_id: str, form: PlayFormDep, request: Request, visit: VisitDep
 ) -> Response:
     return await seat_move(table_id, request, visit, form.version, service.play_card(form.card))
 
 
 @router.post("/t/{table_id}/next-hand", name="table_next_hand")
 async def table_next_hand(
-    table_id: str, form: Annotated[MoveForm, Form()], request: Request, visit: VisitDep
+    table_id: str, form: MoveFormDep, request: Request, visit: VisitDep
 ) -> Response:
     return await seat_move(table_id, request, visit, form.version, service.next_hand)
 
 
 @router.post("/t/{table_id}/react", name="table_react")
 async def table_react(
-    table_id: str, form: Annotated[ReactForm, Form()], request: Request, visit: VisitDep
+    table_id: str, form: ReactFormDep, request: Request, visit: VisitDep
 ) -> Response:
     """A preset reaction from the page; the page shows it when the event stream brings it."""
     tr = translator(visit.lang)
