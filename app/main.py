@@ -13,6 +13,7 @@ from app.store import open_store
 from app.web import api_docs, daily, home, install, settings_routes, stats
 from app.web.compression import CompressionMiddleware
 from app.web.errors import install_error_handlers
+from app.web.games import LatestGames
 from app.web.heart_to_heart import api as heart_to_heart_api
 from app.web.heart_to_heart import pages as heart_to_heart_pages
 from app.web.heart_to_heart import review as heart_to_heart_review
@@ -80,6 +81,7 @@ def create_app(
     )
     application.state.settings = settings
     application.state.clock = clock
+    application.state.latest_games = LatestGames()
     for router in ROUTERS:
         application.include_router(router)
     application.mount("/static", serve_static, name="static")

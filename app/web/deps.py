@@ -16,6 +16,7 @@ from fastapi import Depends, Request
 
 from app.settings import Settings
 from app.store import GameStore
+from app.web.games import LatestGames
 from app.web.i18n import LANGUAGES, pick_language
 from app.web.profile import Profile, load_profile
 from app.web.session import SCOPE_KEY
@@ -75,6 +76,7 @@ class Visit:
     profile: Profile
     lang: str
     clock: Callable[[], float]  # the time now, in seconds since the epoch
+    latest_games: LatestGames  # the games this process stored last (app/web/games.py)
 
 
 async def get_visit(request: Request) -> Visit:
@@ -82,7 +84,8 @@ async def get_visit(request: Request) -> Visit:
     session_id = request.scope[SCOPE_KEY]
     profile = await load_profile(state.store, session_id)
     request.state.profile = profile
-    return Visit(state.store, session_id, profile, language_of(request, profile), state.clock)
+    return Visit(state.store, session_id, profile, language_of(request, profile), state.clock,
+                 state.latest_games)
 
 
 VisitDep = Annotated[Visit, Depends(get_visit)]

@@ -21,12 +21,13 @@ import base64
 import hashlib
 import hmac
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from app.rules.deal_codes import DealCodeError
-from app.store import GameStore, GameUnreadable, StoredGame, Unreadable, read_game
+from app.store import SECONDS_PER_DAY, GameStore, GameUnreadable, StoredGame, Unreadable, read_game
 
 G = TypeVar("G")
 T = TypeVar("T")
@@ -75,6 +76,48 @@ def readable_as(
             return None
 
     return readable
+
+
+class LatestGames:
+    """The game each session's last action in this process stored, by (session, game id):
+    one object, owned by the app (``app.state.latest_games``), so that a player's next action,
+    sent with that version, is applied to it without reading the game back and decoding it.
+
+    Invariants:
+
+    - an entry is exactly what this process stored for that session and game at that version;
+      nobody changes it after (a service copies it before applying an action);
+    - it is used only for the version it was stored at, and less than a day after (the
+      shortest expiry): within that time the game cannot have expired and been dealt again
+      under its id, so that version still names that state if the store still holds it;
+    - it is used only for an action that changes the game: the store's compare-and-set then
+      checks that the version (and the session) still hold, so another tab, another worker or
+      another instance that moved the game first makes it a stale version, as a read would;
+    - at most ``size`` entries, the oldest dropped first.
+    """
+
+    def __init__(self, size: int = 4096) -> None:
+        self._size = size
+        self._entries: OrderedDict[tuple[str, str], Loaded[Any]] = OrderedDict()
+
+    def keep(self, session_id: str, loaded: Loaded[Any]) -> None:
+        key = (session_id, loaded.stored.game_id)
+        self._entries[key] = loaded
+        self._entries.move_to_end(key)
+        if len(self._entries) > self._size:
+            self._entries.popitem(last=False)
+
+    def at(self, session_id: str, game_id: str, version: int | None, now: float) -> Any:
+        """The kept game of that session and id stored at ``version`` less than a day before
+        ``now``, else None."""
+        found = self._entries.get((session_id, game_id))
+        if (found is None or version is None or found.stored.version != version
+                or now - found.stored.updated_at >= SECONDS_PER_DAY):
+            return None
+        return found
+
+    def __len__(self) -> int:
+        return len(self._entries)
 
 
 class _UnstoredState(dict[str, Any]):

@@ -665,3 +665,28 @@ async def test_rules_and_examples_pages(client):
     bad = await client.get("/heart-to-heart/examples?step=-1")
     assert bad.status_code == 400
 
+
+
+async def test_a_tap_at_the_version_this_process_stored_reads_nothing_back(client, app):
+    """The game this process stored last is applied to without a read (app.state.latest_games);
+    a tap at another version reads the store."""
+    table = Table(client)
+    await table.load(f"/heart-to-heart/deal/{WINNABLE}")
+    await table.tap("stock")  # the first tap stores the deal link's game
+    store = app.state.store
+    reads = []
+    get = store.get
+
+    async def counted_get(*args):
+        reads.append(args)
+        return await get(*args)
+
+    store.get = counted_get
+    try:
+        for target in ("stock", "stock", "waste"):
+            await table.tap(target)
+        assert reads == []
+        await table.refused("tap", {"target": "stock", "version": table.version - 1})
+        assert len(reads) == 1
+    finally:
+        del store.get

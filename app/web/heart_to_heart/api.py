@@ -134,7 +134,7 @@ async def api_action(
     options = Options.of(visit.profile)
     try:
         turn = await service.apply_action(
-            visit.store, visit.session_id, game_id, version, action, timing
+            visit.store, visit.session_id, game_id, version, action, timing, visit.latest_games
         )
     except StaleVersion as stale:
         return api_stale(game_state(stale.current, options), visit.lang)

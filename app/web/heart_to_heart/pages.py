@@ -201,7 +201,8 @@ async def page_action(
     timing = service.screen_time(form.elapsed, visit.clock())
     try:
         turn = await service.apply_action(
-            visit.store, visit.session_id, game_id, form.version, action, timing
+            visit.store, visit.session_id, game_id, form.version, action, timing,
+            visit.latest_games,
         )
     except StaleVersion as stale:
         return stale_answer(request, stale.current, options, lang)

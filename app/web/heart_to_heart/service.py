@@ -24,6 +24,7 @@ from app.rules.heart_to_heart import (
 )
 from app.store import GameStore, GameUnreadable, StoredGame, Unreadable
 from app.web.games import (
+    LatestGames,
     Loaded,
     StaleVersion,
     is_stored,
@@ -235,32 +236,58 @@ async def apply_action(
     version: int | None,
     action: Action,
     timing: Timing,
+    latest: LatestGames | None = None,
 ) -> HeartToHeartTurn:
     """Apply ``action`` to this session's game held at ``version`` and store it by
     compare-and-set. An action that changes nothing stores nothing.
 
     ``version`` None (an API client that did not say) means the game as it is when this
     action's turn comes: when another request changes it first, the action is applied again to
-    what that request stored (app/web/games.py, until_applied)."""
+    what that request stored (app/web/games.py, until_applied). With ``latest``, the game this
+    process stored at ``version`` is taken from it instead of read back (see LatestGames)."""
+
+    def applied(before: LoadedGame) -> tuple[HeartToHeartGame, TapResult]:
+        """The action on a copy of ``before``'s game, its time counted (UndoError: refused)."""
+        game = before.game.copy()
+        timing.count(game, before.stored)
+        return game, action(game)
+
+    async def save(
+        before: LoadedGame, game: HeartToHeartGame, result: TapResult
+    ) -> HeartToHeartTurn | None:
+        saved = await commit(store, session_id, before.stored, game)
+        if saved is None:  # another tab, a double tap or another instance changed it first
+            return None
+        after = Loaded(saved, game)
+        if latest is not None:
+            latest.keep(session_id, after)
+        return HeartToHeartTurn(before, after, result)
 
     async def attempt() -> HeartToHeartTurn | None:
+        known = None if latest is None else latest.at(session_id, game_id, version, timing.now)
+        if known is not None:
+            # Only a change is answered from it (its compare-and-set checks the store); a
+            # refusal or a tap that changes nothing is answered from what the store holds.
+            try:
+                game, result = applied(known)
+            except UndoError:
+                pass
+            else:
+                if result.changed:
+                    return await save(known, game, result)
         before = await owned(store, session_id, game_id)
         if not is_stored(before.stored):
             state = before.game.to_json()
             before = await store_first(store, session_id, before, state, readable, NOT_FOUND)
         if version is not None and version != before.stored.version:
             raise StaleVersion(before)
-        game = before.game.copy()
-        timing.count(game, before.stored)
         try:
-            result = action(game)
+            game, result = applied(before)
         except UndoError as error:
             raise UndoRefused(error, before) from error
         if not result.changed:
             return HeartToHeartTurn(before, before, result)
-        saved = await commit(store, session_id, before.stored, game)
-        # None: another tab, a double tap or another instance changed it first.
-        return None if saved is None else HeartToHeartTurn(before, Loaded(saved, game), result)
+        return await save(before, game, result)
 
     return await until_applied(version, attempt, lambda: owned(store, session_id, game_id))
 
