@@ -27,9 +27,7 @@
     }
   };
 
-  document.addEventListener("htmx:oobAfterSwap", (e) => {
-    if (MARKS.includes(e.target.id)) apply(e.target);
-  });
+  for (const id of MARKS) window.Cardroom.pieces.on(id, { after: apply });
   document.addEventListener("DOMContentLoaded", () => {
     for (const id of MARKS) {
       const marks = document.getElementById(id);
