@@ -69,6 +69,8 @@
       for (const next of pending) next.predict?.(false);
     }
     pumping = false;
+    // Nothing on its way: what was held back for the answers may go in (hearts-live.js).
+    document.dispatchEvent(new Event("cardroom:idle"));
   };
 
   // Every answer (a refusal or an error included) is swapped onto what the server drew.
