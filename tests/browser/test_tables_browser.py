@@ -49,7 +49,7 @@ def test_phone_and_desktop_play_a_hand_live(new_page):
     # The pages draw the table from their event stream alone: they fetch no pieces besides.
     fetched = []
     for page in (phone, desktop):
-        page.on("request", lambda r: fetched.append(r.url) if "/pieces" in r.url else None)
+        page.on("request", lambda r: fetched.append(r.url) if "/pieces?" in r.url else None)
     phone.goto("/")
     phone.get_by_role("button", name="Play with friends").click()
     expect(phone).to_have_url(re.compile(r"/hearts/t/[\w-]{22}$"))
