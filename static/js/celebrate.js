@@ -7,9 +7,6 @@
   const CARDS = 25;
   const FALL_MS = 1800;
 
-  const motion = () =>
-    parseFloat(getComputedStyle(document.body).getPropertyValue("--motion")) || 0;
-
   async function addNews(dialog) {
     let answer;
     try {
@@ -26,7 +23,7 @@
   }
 
   function cascade(dialog) {
-    const scale = motion();
+    const scale = window.Cardroom.motionPace();
     if (!scale) return;
     const layer = document.createElement("div");
     layer.className = "cascade";

@@ -47,9 +47,7 @@
     sync();
     setInterval(draw, 250);
   });
-  document.addEventListener("htmx:load", (e) => {
-    if (e.target.id === "h2h-time") sync();
-  });
+  window.Cardroom.pieces.on("h2h-time", { after: sync });
   document.addEventListener("visibilitychange", () => {
     if (document.hidden) pause();
     else resume();

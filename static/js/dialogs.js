@@ -1,8 +1,8 @@
 // Dialogs: the server sends <dialog open data-modal>; here they become modal (focus trapped,
 // backdrop, Escape closes). Without JavaScript they stay open in the page and still work.
 // A button with data-open="id" opens that dialog (closing the one it sits in); a button with
-// data-close closes its own. Cardroom.dialogs.upgrade(piece) does the same for a piece that a
-// script put in the page itself (the Hearts table holds its dialogs until the cards land).
+// data-close closes its own. Pieces that arrive (static/js/pieces.js) are upgraded too, those
+// a script held back included (the Hearts table holds its dialogs until the cards land).
 (() => {
   "use strict";
   const upgrade = (root) => {
@@ -17,8 +17,7 @@
   };
 
   document.addEventListener("DOMContentLoaded", () => upgrade(document));
-  // htmx:load fires for every piece htmx puts in the page, out-of-band pieces included.
-  document.addEventListener("htmx:load", (e) => upgrade(e.target));
+  window.Cardroom.pieces.on("*", { after: upgrade });
   // A dialog marked data-sticky asks a question that must be answered: Escape does not close it.
   document.addEventListener("cancel", (e) => {
     if (e.target.matches?.("dialog[data-sticky]")) e.preventDefault();
@@ -34,6 +33,4 @@
     }
     e.target.closest?.("dialog [data-close]")?.closest("dialog").close();
   });
-
-  window.Cardroom = { ...window.Cardroom, dialogs: { upgrade } };
 })();

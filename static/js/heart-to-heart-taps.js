@@ -6,8 +6,7 @@
 // Without JavaScript the board is a plain form and every tap posts it.
 (() => {
   "use strict";
-  // The player's animation speed (static/css/room.css): 0 = no motion, 1 normal, 1.6 slow.
-  const pace = () => parseFloat(getComputedStyle(document.body).getPropertyValue("--motion") || "1");
+  const pace = () => window.Cardroom.motionPace();
   const taps = () => window.Cardroom.taps;
 
   const board = () => document.getElementById("h2h-board");
@@ -116,8 +115,7 @@
       card.animate([{ translate: "0 0" }, { translate: "-4px 0" }, { translate: "4px 0" },
         { translate: "0 0" }], { duration: 240 * pace() });
     }
-    const status = document.getElementById("status");
-    if (status) status.textContent = board().dataset.covered;
+    window.Cardroom.say(board().dataset.covered);
   }
 
   // The spec's selection rules, as far as the page can see them.

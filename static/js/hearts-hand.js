@@ -39,7 +39,7 @@
     if (!pressed(card) && cardsOf(el).filter(pressed).length >= PASS_SIZE) {
       // A fourth card: the player must first put one of the three back.
       shake(card);
-      say(document.querySelector(".ht-pass")?.dataset.full);
+      window.Cardroom.say(document.querySelector(".ht-pass")?.dataset.full);
       return;
     }
     card.setAttribute("aria-pressed", pressed(card) ? "false" : "true");
@@ -133,18 +133,13 @@
   // reason with the hand: #ht-why).
   function refuse(card) {
     shake(card);
-    say(document.getElementById("ht-why")?.dataset.text);
-  }
-
-  function say(text) {
-    const status = document.getElementById("status");
-    if (text && status) status.textContent = text;
+    window.Cardroom.say(document.getElementById("ht-why")?.dataset.text);
   }
 
   function shake(card) {
     document.dispatchEvent(new CustomEvent("cardroom:refused")); // static/js/sound.js buzzes
-    const pace = parseFloat(getComputedStyle(document.body).getPropertyValue("--motion") || "1");
-    if (!pace) return; // the animation speed setting (static/css/room.css): no motion
+    const pace = window.Cardroom.motionPace();
+    if (!pace) return;
     card.animate?.(
       [{ translate: "0 0" }, { translate: "-4px 0" }, { translate: "4px 0" }, { translate: "-3px 0" },
         { translate: "0 0" }],
@@ -168,16 +163,16 @@
   // A card whose only changes are whether it can be played and its received mark comes as
   // its id and those attributes alone (data-patch): they are copied, the card stays.
   const PATCHED = ["aria-disabled", "data-received", "aria-describedby"];
-  document.addEventListener("htmx:oobBeforeSwap", (e) => {
-    const { fragment } = e.detail; // a fragment for a whole swap, else the element itself
-    const patch = fragment instanceof DocumentFragment ? fragment.firstElementChild : null;
-    if (!patch?.hasAttribute("data-patch")) return;
-    e.detail.shouldSwap = false;
-    for (const name of PATCHED) {
-      const value = patch.getAttribute(name);
-      if (value === null) e.detail.target.removeAttribute(name);
-      else e.detail.target.setAttribute(name, value);
-    }
+  window.Cardroom.pieces.on(/^ht-c-/, {
+    before(patch, card, inner) {
+      if (inner || !patch.hasAttribute("data-patch")) return false;
+      for (const name of PATCHED) {
+        const value = patch.getAttribute(name);
+        if (value === null) card.removeAttribute(name);
+        else card.setAttribute(name, value);
+      }
+      return true;
+    },
   });
 
   // Keep the keyboard focus in the hand when the server redraws it or takes the played card
@@ -195,9 +190,10 @@
     focusIndex = -1;
   }
   document.addEventListener("htmx:afterSettle", restoreFocus);
-  document.addEventListener("htmx:load", (e) => {
-    if (e.target.id !== "ht-hand") return;
-    syncPass();
-    restoreFocus();
+  window.Cardroom.pieces.on("ht-hand", {
+    after() {
+      syncPass();
+      restoreFocus();
+    },
   });
 })();

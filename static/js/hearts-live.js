@@ -1,33 +1,31 @@
-// A table with friends, live: one event stream per page (the API's events, each the table's
-// view at a version), closed while the page is hidden and opened again when it is shown. A
-// change the page has not seen fetches the pieces since its version (the cards played since
-// come first, shown one by one by hearts-table.js); before the match starts, the page is drawn
-// afresh.
-//
-// Each view also says what the pieces do not: the turn limit's countdown at the awaited seats,
-// the turns the bot played for a player whose time ran out (marked on the seat and the card),
-// whether this player is away (the "I'm back" button), and the reactions, shown a moment at
-// their sender's seat. The seat badges are redrawn by the pieces, so these marks are put back
-// whenever a badge is.
+// A table with friends, live, from one source: the table's event stream in the page's form
+// (…/events?pieces=1&after=VERSION; app/web/hearts/tables/board.py, PageFeed), one per page,
+// closed while the page is hidden and opened again when it is shown. Each event brings pieces
+// that go in through static/js/pieces.js like an action's answer:
+// - the table, when a piece changed: every piece, the cards played since the version the
+//   stream last sent in place of the trick (hearts-table.js shows them one by one);
+// - the table's own pieces, every time: the "I'm back" form, and #tb-live, the marks that
+//   change without a move, which this puts on the seat badges (each player's state, the turn
+//   limit's countdown, the card the bot played when time ran out) and on the trick, again
+//   whenever those are redrawn; and the reactions, shown a moment at their sender's seat.
+// Before the match starts, a change draws the page afresh.
 (() => {
   "use strict";
   const root = document.querySelector(".tb[data-events]");
   if (!root) return;
+  const { pieces } = window.Cardroom;
   const started = root.dataset.started === "true";
-  const mySeat = root.dataset.seat === "" ? null : Number(root.dataset.seat);
   const REACTION_SHOWN = 3000;
   let source = null;
-  let latest = null; // the last view the stream brought
   let reactionsSeen = Number(root.dataset.version); // reactions up to this version are old
+  let received = 0; // when #tb-live came: its clocks count down from then
+  let latest = null; // the newest event with a table, until the page can take it
 
   const held = () => Number(document.getElementById("ht-version")?.value || root.dataset.version);
-  // The page draws its own seat at the bottom: table seat -> the page's seat number.
-  const onPage = (seat) => (seat - (mySeat ?? 0) + 4) % 4;
-  const badge = (seat) => document.getElementById(`ht-seat-${onPage(seat)}`);
+  const badge = (seat) => document.getElementById(`ht-seat-${seat}`);
+  const marks = (selector) => document.getElementById("tb-live")?.querySelectorAll(selector) ?? [];
 
-  function clockAt(seat, seconds) {
-    const at = badge(seat);
-    if (!at) return;
+  function clockAt(at, seconds) {
     let clock = at.querySelector(".tb-clock");
     if (!clock) {
       clock = document.createElement("time");
@@ -38,33 +36,28 @@
     window.Cardroom.countdown(clock, seconds);
   }
 
-  // The countdown, the bot's marks, a seat's own state: put (back) on the badges as they are.
+  // The marks on the badges as they are now.
   function decorate() {
-    if (!latest || !latest.started) return;
-    const deadlineAt = latest.turn_deadline === null ? null : latest.received + latest.turn_deadline * 1000;
-    for (const seat of latest.seats) {
-      const at = badge(seat.seat);
+    for (const mark of marks("i[data-seat]")) {
+      const at = badge(mark.dataset.seat);
       if (!at) continue;
-      at.dataset.away = String(seat.away);
-      at.dataset.human = String(seat.human);
-      at.dataset.connected = String(seat.connected);
-      at.toggleAttribute("data-auto", seat.autoplayed);
-      if (seat.autoplayed) at.title = root.dataset.autoLabel;
+      for (const name of ["human", "connected", "away"]) at.dataset[name] = mark.dataset[name];
+      const auto = mark.hasAttribute("data-auto");
+      at.toggleAttribute("data-auto", auto);
+      if (auto) at.title = root.dataset.autoLabel;
       else at.removeAttribute("title");
-      const awaited = deadlineAt !== null && latest.awaited.includes(seat.seat);
-      if (awaited) clockAt(seat.seat, Math.max(0, (deadlineAt - Date.now()) / 1000));
-      else at.querySelector(".tb-clock")?.remove();
+      if (mark.dataset.clock === undefined) at.querySelector(".tb-clock")?.remove();
+      else clockAt(at, Math.max(0, Number(mark.dataset.clock) - (Date.now() - received) / 1000));
     }
     markAutoplayedCards();
     showBubbles();
   }
 
   function markAutoplayedCards() {
-    if (!latest) return;
     for (const card of document.querySelectorAll("#ht-trick .card[data-auto]")) card.removeAttribute("data-auto");
-    for (const seat of latest.seats) {
-      if (!seat.autoplayed_card) continue;
-      const card = document.querySelector(`#ht-trick .card[data-card="${seat.autoplayed_card}"][data-seat="${onPage(seat.seat)}"]`);
+    for (const mark of marks("i[data-card]")) {
+      const { card: code, seat } = mark.dataset;
+      const card = document.querySelector(`#ht-trick .card[data-card="${code}"][data-seat="${seat}"]`);
       if (card) {
         card.dataset.auto = "true";
         card.title = root.dataset.autoLabel;
@@ -72,16 +65,11 @@
     }
   }
 
-  function showBack() {
-    const back = document.querySelector(".tb-back");
-    if (back && mySeat !== null) back.hidden = !latest.seats[mySeat].away;
-  }
-
   function nameOf(seat) {
     return badge(seat)?.querySelector(".ht-seat-name")?.firstChild?.textContent?.trim() || "";
   }
 
-  // Reactions on show: table seat -> {symbol, reaction, until}.
+  // Reactions on show: the page's seat -> {symbol, reaction, version, until}.
   const bubbles = new Map();
 
   function showBubbles() {
@@ -107,59 +95,73 @@
   }
 
   function showReactions() {
-    for (const { seat, reaction, version } of latest.reactions) {
-      if (version <= reactionsSeen) continue;
+    let newest = reactionsSeen;
+    for (const mark of marks("b[data-reaction]")) {
+      const version = Number(mark.dataset.version);
+      const { seat, reaction } = mark.dataset;
       const button = document.querySelector(`.tb-react[data-reaction="${reaction}"]`);
-      if (!button) continue;
+      if (version <= reactionsSeen || !button) continue;
+      newest = Math.max(newest, version);
       bubbles.set(seat, { symbol: button.textContent.trim(), reaction, version, until: Date.now() + REACTION_SHOWN });
       setTimeout(showBubbles, REACTION_SHOWN);
       const said = document.getElementById("tb-said");
       if (said) said.textContent = `${nameOf(seat)}: ${button.getAttribute("aria-label")}`;
     }
-    reactionsSeen = Math.max(reactionsSeen, latest.version);
-    showBubbles();
+    reactionsSeen = newest;
   }
 
-  // The table apart from what changes without a move (reactions, presence, the clock).
-  const board = (view) => JSON.stringify({
-    ...view, version: 0, reactions: [], received: 0, turn_deadline: 0,
-    seats: view.seats.map((seat) => ({ ...seat, connected: false })),
+  pieces.on("tb-live", {
+    after() {
+      received = Date.now();
+      showReactions();
+      decorate();
+    },
   });
+  // Redrawn badges and trick cards get their marks back.
+  pieces.on(/^ht-seat-\d$/, { after: decorate });
+  pieces.on("ht-trick", { after: markAutoplayedCards });
+
+  // The newest table, unless the page has it already. While the player's own taps are on their
+  // way, their answers bring the table: it waits for them (taps.js says cardroom:idle).
+  function drawLatest() {
+    if (!latest || window.Cardroom.taps.waiting()) return;
+    const { board, after, version } = latest;
+    latest = null;
+    const from = held();
+    if (version <= from) return;
+    pieces.take(board);
+    // The cards since an older version than the page's: some are on its table already, so the
+    // table is shown as it ends.
+    if (after !== from) window.Cardroom.table.skip();
+  }
+  document.addEventListener("cardroom:idle", drawLatest);
 
   function onEvent(e) {
-    const view = JSON.parse(e.data);
-    if (view.started !== started) { location.reload(); return; }
-    view.received = Date.now();
-    const before = latest;
-    latest = view;
-    if (started) {
-      showReactions();
-      showBack();
-      decorate();
+    const event = JSON.parse(e.data);
+    if (event.started !== started || (!started && event.version > held())) {
+      location.reload();
+      return;
     }
-    if (view.version <= held()) return;
-    if (!started) { location.reload(); return; }
-    // A reaction alone leaves the pieces as they are (the next change catches up from here).
-    if (before && before.version === held() && board(before) === board(view)) return;
-    htmx.ajax("GET", `${root.dataset.pieces}?after=${held()}`, { swap: "none" });
+    if (!started) return;
+    pieces.take(event.live);
+    if (event.board) {
+      latest = event;
+      drawLatest();
+    }
   }
 
   function open() {
     if (source) return;
-    source = new EventSource(root.dataset.events);
+    const url = new URL(root.dataset.events, location.href);
+    url.searchParams.set("pieces", "1");
+    url.searchParams.set("after", String(held()));
+    source = new EventSource(url);
     source.onmessage = onEvent;
   }
 
   function close() {
     if (source) source.close();
     source = null;
-  }
-
-  // The badges and the trick's cards are replaced by the pieces: mark them again.
-  const table = document.querySelector(".ht-table");
-  if (table) {
-    new MutationObserver(decorate).observe(table, { childList: true });
-    new MutationObserver(markAutoplayedCards).observe(table, { childList: true, subtree: true });
   }
 
   // A reaction sent: the buttons rest a moment (the server allows a few at a time).

@@ -2,15 +2,14 @@
 // once, in order, in a <template> in place of the trick; the final table is built from them),
 // each travelling from its player's seat, the turn marker following; a finished trick rests a
 // beat, then goes to its winner. The hand waits (aria-busy) and the numbers, the bar and the
-// hand/match dialogs change only when the cards have landed. Refused actions (409) redraw the
-// table. (Dialogs are static/js/dialogs.js's; the deal link is static/js/share.js's.)
+// hand/match dialogs change only when the cards have landed. (Dialogs are static/js/dialogs.js's;
+// the deal link is static/js/share.js's.)
 (() => {
   "use strict";
   const CARD_DELAY = 450; // between two cards: fast enough not to bore, slow enough to follow
   const TRICK_PAUSE = 1100; // a finished trick stays in view before it goes to its winner
   const TRAVEL = 240; // a card's flight from a seat to the table, or a trick's to its winner
-  // The player's animation speed (static/css/room.css): 0 = no motion, 1 normal, 1.6 slow.
-  const pace = () => parseFloat(getComputedStyle(document.body).getPropertyValue("--motion") || "1");
+  const pace = () => window.Cardroom.motionPace();
   const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
   let running = null; // {finish} of the replay in progress, until its cards have landed
@@ -29,50 +28,35 @@
   // The numbers, the hearts-broken mark, the turn, the narration, the bar and the end-of-hand
   // dialog change when the replayed cards have landed, not before: their new pieces wait here
   // (the newest piece per id wins).
-  const deferred = new Map();
+  const deferred = new Map(); // id → {piece, inner}
   const DEFERRED = /^(ht-seat-\d|ht-(hp|tot|left)-\d|ht-info|ht-why|ht-bar|ht-dialog|status)$/;
   function flushDeferred() {
     if (running) return;
-    for (const apply of deferred.values()) apply();
+    for (const { piece, inner } of deferred.values()) window.Cardroom.pieces.put(piece, inner);
     deferred.clear();
     hand()?.removeAttribute("aria-busy");
   }
 
-  // A piece put in by hand rather than by htmx: its hx- attributes are wired, its dialogs open.
-  function settle(piece) {
-    htmx.process(piece);
-    window.Cardroom.dialogs.upgrade(piece);
-  }
+  window.Cardroom.pieces.on(DEFERRED, {
+    before(piece, old, inner) {
+      if (!running) return false;
+      deferred.set(old.id, { piece, inner });
+      return true;
+    },
+  });
 
-  document.addEventListener("htmx:oobBeforeSwap", (e) => {
-    const old = e.detail.target;
-    // htmx hands over a fragment holding the new element for a whole swap, and the new
-    // element itself (whose content goes in) for hx-swap-oob="innerHTML".
-    const whole = e.detail.fragment instanceof DocumentFragment;
-    const fresh = whole ? e.detail.fragment.firstElementChild : e.detail.fragment;
-    if (DEFERRED.test(old?.id || "") && running) {
-      e.detail.shouldSwap = false;
-      const id = old.id;
-      const piece = fresh.cloneNode(true);
-      deferred.set(id, whole
-        ? () => {
-          document.getElementById(id)?.replaceWith(piece);
-          settle(piece);
-        }
-        // The element stays (a live region keeps being read); only its content changes.
-        : () => document.getElementById(id)?.replaceChildren(...piece.childNodes));
-      return;
-    }
-    if (old?.id !== "ht-trick") return;
-    finishRunning();
-    if (fresh?.localName !== "template") {
-      led = null;
-      return; // the whole table: htmx swaps it
-    }
-    // The cards an action played: shown one by one on the table the page holds.
-    e.detail.shouldSwap = false;
-    hand()?.setAttribute("aria-busy", "true");
-    landed = run(old, Array.from(fresh.content.children)).then(flushDeferred);
+  window.Cardroom.pieces.on("ht-trick", {
+    before(fresh, old) {
+      finishRunning();
+      if (fresh.localName !== "template") {
+        led = null;
+        return false; // the whole table: swapped as it is
+      }
+      // The cards an action played: shown one by one on the table the page holds.
+      hand()?.setAttribute("aria-busy", "true");
+      landed = run(old, Array.from(fresh.content.children)).then(flushDeferred);
+      return true;
+    },
   });
 
   // An answer without cards to show: the hand is the player's again.
@@ -177,6 +161,7 @@
       shown = steps.length;
       slotsOf(final).forEach((slot, i) => { slotsOf(trick)[i].innerHTML = slot.innerHTML; });
       setDone(trick, final.dataset.done || null);
+      window.Cardroom.pieces.drawn(trick);
     };
     const me = { finish };
     running = me;
@@ -184,6 +169,7 @@
     for (const [i, step] of steps.entries()) {
       if (stopped) break;
       place(trick, step, true);
+      window.Cardroom.pieces.drawn(trick); // the trick's cards are the page's own drawing now
       takeFromCount(step);
       shown = i + 1;
       const ends = step.dataset.ends;
@@ -201,10 +187,9 @@
   // The first replay this browser sees says that a tap on the table skips it.
   function hintSkip() {
     const hint = document.querySelector(".ht-table")?.dataset.skipHint;
-    const status = document.getElementById("status");
-    if (!hint || !status || localStorage.getItem("cardroom.skip-hint")) return;
+    if (!hint || localStorage.getItem("cardroom.skip-hint")) return;
     localStorage.setItem("cardroom.skip-hint", "shown");
-    status.textContent = hint;
+    window.Cardroom.say(hint);
   }
 
   // The turn marker follows the replay (the seats' own pieces come when it has landed).
@@ -247,15 +232,9 @@
     if (e.target.closest(".ht-table")) finishRunning();
   });
 
-  // Refused actions (409: stale version, illegal card) answer with the table as it is now;
-  // a busy room (503) and too many reactions at a table (429) say so in the status line. A match that is gone (expired) sends the
-  // player to the current one.
+  // A match that is gone (expired) sends the player to the current one. (Refusals, 409, answer
+  // with the table as it is now and are swapped like any answer: templates/base.html.)
   document.addEventListener("htmx:beforeSwap", (e) => {
-    if ([409, 429, 503].includes(e.detail.xhr.status)) {
-      e.detail.shouldSwap = true;
-      e.detail.isError = false;
-    } else if (e.detail.xhr.status === 404 && document.getElementById("ht-hand")) {
-      location.assign("/hearts");
-    }
+    if (e.detail.xhr.status === 404 && document.getElementById("ht-hand")) location.assign("/hearts");
   });
 })();

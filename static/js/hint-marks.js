@@ -27,9 +27,7 @@
     }
   };
 
-  document.addEventListener("htmx:oobAfterSwap", (e) => {
-    if (MARKS.includes(e.target.id)) apply(e.target);
-  });
+  for (const id of MARKS) window.Cardroom.pieces.on(id, { after: apply });
   document.addEventListener("DOMContentLoaded", () => {
     for (const id of MARKS) {
       const marks = document.getElementById(id);
@@ -37,9 +35,9 @@
     }
   });
 
-  // Loaded before the games' tap scripts, so this runs first and a tapped mark is gone from
-  // the copy they keep of the element.
-  document.addEventListener("click", (e) => {
+  // On the window, so this runs before the games' tap scripts (on the document) whatever the
+  // load order, and a tapped mark is gone from the copy they keep of the element.
+  window.addEventListener("click", (e) => {
     const el = e.target.closest?.("button");
     if (!el || el.dataset.action === "hint") return;
     if (el.hasAttribute("data-hint")) el.removeAttribute("data-hint");

@@ -18,8 +18,6 @@
     }
   };
 
-  // Runs right after each out-of-band swap, before the browser paints.
-  document.addEventListener("htmx:oobAfterSwap", (e) => {
-    if (e.target.id === "h2h-help") apply(e.target);
-  });
+  // Runs right after the piece is swapped in, before the browser paints.
+  window.Cardroom.pieces.on("h2h-help", { after: apply });
 })();

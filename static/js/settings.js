@@ -23,11 +23,6 @@
     return input.value;
   }
 
-  function say(text) {
-    const status = document.getElementById("status");
-    if (status) status.textContent = text;
-  }
-
   document.addEventListener("change", async (event) => {
     const input = event.target;
     const form = input.closest && input.closest("form[data-settings]");
@@ -44,9 +39,9 @@
     }
     if (answer && answer.ok) {
       apply(await answer.json());
-      say(form.dataset.saved);
+      window.Cardroom.say(form.dataset.saved);
     } else {
-      say(form.dataset.failed);
+      window.Cardroom.say(form.dataset.failed);
     }
   });
 })();

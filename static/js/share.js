@@ -1,21 +1,22 @@
-// Share a deal: links marked data-share open the system share sheet on phones, or copy the
-// absolute link elsewhere, and say so in the status line. Without JavaScript they are links.
+// Sharing: a link marked data-share (a deal, a table's invitation) shares its address; one
+// marked data-share-result ("Share result") shares that text followed by the address. Phones
+// open the system share sheet; elsewhere it is copied and the status line says so (data-copied).
+// Without JavaScript they are links.
 (() => {
   "use strict";
-  const say = (text) => {
-    const status = document.getElementById("status");
-    if (status) status.textContent = text;
-  };
   document.addEventListener("click", (e) => {
-    const link = e.target.closest?.("a[data-share]");
+    const link = e.target.closest?.("a[data-share], a[data-share-result]");
     if (!link) return;
     const url = new URL(link.getAttribute("href"), location.href).href;
+    const result = link.dataset.shareResult;
     if (navigator.share && matchMedia("(pointer: coarse)").matches) {
       e.preventDefault();
-      navigator.share({ title: document.title, url }).catch(() => {});
+      const shared = result === undefined ? { title: document.title, url } : { text: `${result} ${url}` };
+      navigator.share(shared).catch(() => {});
     } else if (navigator.clipboard && window.isSecureContext) {
       e.preventDefault();
-      navigator.clipboard.writeText(url).then(() => say(link.dataset.copied));
+      const text = result === undefined ? url : `${result} ${url}`;
+      navigator.clipboard.writeText(text).then(() => window.Cardroom.say(link.dataset.copied));
     }
   });
 })();

@@ -12,6 +12,7 @@
   const pending = []; // {source: () => form, url, values, predict(first)}, oldest first
   const saved = new Map(); // id → a copy of the element as the server last drew it
   let answering = null; // the source element of the request on its way
+  let refused = false; // the last answer was a refusal (409)
 
   // Call before a prediction changes the element (it needs an id): the server's copy is kept.
   const touch = (el) => {
@@ -37,11 +38,6 @@
     saved.clear();
   };
 
-  const say = (text) => {
-    const status = document.getElementById("status");
-    if (status && text) status.textContent = text;
-  };
-
   let pumping = false;
   const pump = async () => {
     if (pumping) return;
@@ -50,6 +46,7 @@
       const action = pending[0];
       const source = action.source();
       answering = source;
+      refused = false;
       try {
         await htmx.ajax("POST", action.url, { source, values: action.values, swap: "none" });
       } catch {
@@ -58,22 +55,29 @@
         restore();
         pending.length = 0;
         document.dispatchEvent(new Event("cardroom:unsent"));
-        say(document.getElementById("status")?.dataset.offline);
+        window.Cardroom.say(document.getElementById("status")?.dataset.offline);
         break;
       } finally {
         answering = null;
       }
       pending.shift();
-      // The answer is the server's word now; the taps still waiting show on top of it.
       saved.clear();
+      // A refusal (a stale version, a move out of turn) answers with the board as it is now and
+      // its version: the taps still waiting were aimed at another board, so they go (the status
+      // line says why). Otherwise the answer is the server's word and they show on top of it.
+      if (refused) pending.length = 0;
       for (const next of pending) next.predict?.(false);
     }
     pumping = false;
+    // Nothing on its way: what was held back for the answers may go in (hearts-live.js).
+    document.dispatchEvent(new Event("cardroom:idle"));
   };
 
   // Every answer (a refusal or an error included) is swapped onto what the server drew.
   document.addEventListener("htmx:beforeOnLoad", (e) => {
-    if (answering && e.detail.elt === answering) restore();
+    if (!answering || e.detail.elt !== answering) return;
+    refused = e.detail.xhr.status === 409;
+    restore();
   });
 
   // How many actions are on their way or waiting (tests and scripts may ask).

@@ -55,6 +55,7 @@ DEVICE_OPTIONS = {
     "desktop": {"viewport": {"width": 1280, "height": 800}, "device_scale_factor": 1},
 }
 LOCALES = {"vi": "vi-VN", "en": "en-US"}
+REFUSAL = "the server responded with a status of 409"
 
 
 def free_port() -> int:
@@ -130,8 +131,11 @@ def new_page(browser: Browser, base_url: str) -> Iterator[NewPage]:
     errors: list[str] = []
 
     def console(page: Page, message: ConsoleMessage) -> None:
-        # A page's own error status (a bad deal code's 400) is checked by its test.
-        if message.type == "error" and message.location.get("url") != page.url:
+        # A page's own error status (a bad deal code's 400) is checked by its test; so is a
+        # refusal (409), which answers with the board as it is now and is swapped as such.
+        if message.type != "error" or message.location.get("url") == page.url:
+            return
+        if REFUSAL not in message.text:
             errors.append(f"{page.url}: {message.text}")
 
     def watch(page: Page) -> None:

@@ -38,11 +38,11 @@ class Player:
         response.raise_for_status()
         return response.json()
 
-    def listen(self) -> None:
-        self.listener = asyncio.create_task(self._listen())
+    def listen(self, query: str = "") -> None:
+        self.listener = asyncio.create_task(self._listen(query))
 
-    async def _listen(self) -> None:
-        async with self.client.stream("GET", self.url("events")) as stream:
+    async def _listen(self, query: str) -> None:
+        async with self.client.stream("GET", self.url("events") + query) as stream:
             assert stream.headers["content-type"].startswith("text/event-stream")
             fields: dict[str, str] = {}
             async for line in stream.aiter_lines():

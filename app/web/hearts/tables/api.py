@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
 
 import anyio
-from fastapi import APIRouter, Body, Depends, Request
+from fastapi import APIRouter, Body, Depends, Header, Query, Request
 from fastapi.responses import JSONResponse, Response
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 from pydantic import ConfigDict, Field
@@ -34,6 +34,7 @@ from app.web.deps import Visit, VisitDep
 from app.web.errors import api_error
 from app.web.hearts.api import invalid_card
 from app.web.hearts.tables import service
+from app.web.hearts.tables.board import PageFeed, page_urls
 from app.web.hearts.tables.clock import TableClock
 from app.web.hearts.tables.service import REACTIONS, ReactionName, Table, TableRefused
 from app.web.hearts.tables.texts import refused_text
@@ -322,11 +323,22 @@ async def table_react(table_id: str, body: React, request: Request, visit: Visit
     },
 )
 async def table_events(
-    request: Request, visit: VisitDep, table: Annotated[Table, Depends(existing_table)]
+    request: Request, visit: VisitDep, table: Annotated[Table, Depends(existing_table)],
+    # The site's own page: its pieces instead of the view (board.PageFeed), from the version
+    # it holds (a reconnection's Last-Event-ID, else ``after``).
+    pieces: Annotated[bool, Query(include_in_schema=False)] = False,
+    after: Annotated[int, Query(ge=0, le=2**53, include_in_schema=False)] = 0,
+    last_event_id: Annotated[int | None, Header(ge=0, le=2**53, include_in_schema=False)] = None,
 ) -> AsyncIterator[ServerSentEvent]:
     store, clock, table_clock = visit.store, visit.clock, clock_of(request)
     table_id = table.table_id
     seat = table.seat_of(visit.session_id)
+    page = None
+    if pieces:
+        urls = page_urls(request.app.url_path_for, table_id)
+        back = str(request.app.url_path_for("table_back", table_id=table_id))
+        held = after if last_event_id is None else last_event_id
+        page = PageFeed(seat, held, urls, back, translator(visit.lang), visit.lang)
     stream = secrets.token_urlsafe(8)  # this connection, among the seat's open streams
     started = clock()
     sent: tuple[int, tuple[bool, ...]] | None = None
@@ -339,7 +351,8 @@ async def table_events(
             if sent != (table.version, presence.connected):
                 sent = (table.version, presence.connected)
                 view = table_view(table, visit.session_id, clock(), presence)
-                yield ServerSentEvent(data=view.model_dump(mode="json"), id=str(table.version))
+                data = view.model_dump(mode="json") if page is None else page.event(table, view)
+                yield ServerSentEvent(data=data, id=str(table.version))
             if await request.is_disconnected() or clock() - started > STREAM_LIFETIME:
                 return
             found = await store.wait_table(table_id, table.version, service.HEARTBEAT)

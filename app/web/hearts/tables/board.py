@@ -3,12 +3,14 @@ seat's own view turned so that the player sits at the bottom (as seat 0), the ot
 names from the table. Only that seat's view goes in, so the pieces hold only its cards.
 
 A page that holds an older version catches up with the cards played since, in order (from the
-table's log), so every screen shows the same motion as solo play.
+table's log), so every screen shows the same motion as solo play. A page follows the table
+through its event stream, which sends the pieces (:class:`PageFeed`).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from markupsafe import Markup
 
@@ -17,9 +19,11 @@ from app.web.hearts.service import Seen
 from app.web.hearts.table import TEMPLATE, Step, Urls, everything, steps_of, table_pieces
 from app.web.hearts.tables.service import Table
 from app.web.hearts.tables.texts import seat_label
-from app.web.hearts.tables.views import seat_view
+from app.web.hearts.tables.views import TableView, seat_view
 from app.web.i18n import Translator
-from app.web.pieces import Piece, Pieces, render_once
+from app.web.pieces import Piece, Pieces, changed, render_once
+
+TABLE_TEMPLATE = "hearts/_table_pieces.html"
 
 
 def _turned(seat: int | None, shift: int) -> int | None:
@@ -106,3 +110,93 @@ def catch_up(
         pieces = {k: v for k, v in pieces.items() if k != "ht-trick"}
     out.extend(everything(pieces, lang))
     return Markup("\n").join(out)
+
+
+def page_urls(path_for: Callable[..., str], table_id: str) -> Urls:
+    """Where the table's forms post, from a ``url_path_for`` that knows the page routes."""
+
+    def url(name: str) -> str:
+        return str(path_for(name, table_id=table_id))
+
+    return Urls(
+        play=url("table_play"), pass_=url("table_pass"), undo=url("table_play"),
+        next=url("table_next_hand"), last=url("table_last_trick"),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SeatMarks:
+    """What a seat's badge shows beside the Hearts pieces, ``seat`` as the page numbers it."""
+
+    seat: int
+    human: bool
+    connected: bool
+    away: bool
+    autoplayed: bool
+    autoplayed_card: str | None
+    clock: float | None  # the turn limit's seconds left, at an awaited seat
+
+
+@dataclass(frozen=True, slots=True)
+class ReactionMark:
+    seat: int  # as the page numbers it
+    reaction: str
+    version: int
+
+
+def live_pieces(view: TableView, back_url: str, lang: str, *, oob: bool = False) -> Markup:
+    """The table's own pieces (templates/hearts/_table_pieces.html): ``tb-live``, the marks of
+    what changes without a move (presence, the clock, the bot's turns, reactions), which
+    static/js/hearts-live.js puts on the seats; and ``tb-back``, the "I'm back" form."""
+    shift = view.my_seat or 0
+    seats = tuple(
+        SeatMarks(
+            seat=(s.seat - shift) % 4, human=s.human, connected=s.connected, away=s.away,
+            autoplayed=s.autoplayed, autoplayed_card=s.autoplayed_card,
+            clock=view.turn_deadline if s.seat in view.awaited else None,
+        )
+        for s in view.seats
+    )
+    reactions = tuple(
+        ReactionMark((r.seat - shift) % 4, r.reaction, r.version) for r in view.reactions
+    )
+    away = view.my_seat is not None and view.seats[view.my_seat].away
+    live = Piece.of("live", seats=seats, reactions=reactions)
+    back = Piece.of("back", url=back_url, seated=view.my_seat is not None, away=away)
+    return render_once(TABLE_TEMPLATE, live, lang, oob=oob) + render_once(
+        TABLE_TEMPLATE, back, lang, oob=oob
+    )
+
+
+class PageFeed:
+    """What a page's event stream sends (``…/events?pieces=1``), one source for the live page:
+    each event is the view's version, whether the match has started, and HTML pieces to swap
+    as an action's answer is swapped (static/js/pieces.js). ``board`` is every piece of the
+    table, with the cards played since ``after`` (the version of the board this feed last sent,
+    first the one the page said it holds) in place of the trick, drawn from this seat's view
+    only; it is empty when no piece but the version changed (a reaction, a player coming or
+    going), and ``after`` then stays where it was, so the next cards are shown from there.
+    ``live`` is the table's own pieces, every time."""
+
+    def __init__(self, seat: int | None, after: int, urls: Urls, back_url: str,
+                 tr: Translator, lang: str) -> None:
+        self.seat, self.urls, self.back_url, self.tr, self.lang = seat, urls, back_url, tr, lang
+        self.sent = after  # the version of the board the page was last sent
+        self.pieces: Pieces | None = None  # the pieces as of ``sent``, once known
+
+    def event(self, table: Table, view: TableView) -> dict[str, object]:
+        out: dict[str, object] = {"version": table.version, "after": self.sent,
+                                  "started": table.match is not None, "board": "", "live": ""}
+        if table.match is None:
+            return out
+        pieces = board_pieces(table, self.seat, self.urls, self.tr)
+        if self.pieces is None and table.version == self.sent:
+            self.pieces = pieces  # the page was drawn at this version
+        moved = self.pieces is None or any(
+            name != "ht-version" for name in changed(self.pieces, pieces)
+        )
+        if table.version > self.sent and moved:
+            out["board"] = catch_up(table, self.seat, self.sent, self.urls, self.tr, self.lang)
+            self.sent, self.pieces = table.version, pieces
+        out["live"] = live_pieces(view, self.back_url, self.lang, oob=True)
+        return out

@@ -1,24 +1,21 @@
 """Table pages: opening a table, the table itself (its seats before the match, then the match
 drawn with the solo table's pieces), and the seat's actions. The page follows the table
-through the event stream of the API (static/js/hearts-live.js), and catches up with
-``/pieces?after=`` (the cards played since, then every piece)."""
+through its event stream (static/js/hearts-live.js; app/web/hearts/tables/board.py, PageFeed);
+a seat's move answers with every piece and the cards played since the page's version."""
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 
 from app.web.actions import action_answer, conflict_answer, is_htmx
 from app.web.deps import Visit, VisitDep
 from app.web.errors import PageError
-from app.web.forms import Version
 from app.web.hearts.forms import MoveFormDep, PassFormDep, PlayFormDep
 from app.web.hearts.table import TEMPLATE, Urls, last_trick, piece_renderer
 from app.web.hearts.tables import service
-from app.web.hearts.tables.board import board_pieces, catch_up, turned
+from app.web.hearts.tables.board import board_pieces, catch_up, page_urls, turned
 from app.web.hearts.tables.forms import NameFormDep, ReactFormDep, SitFormDep, StartFormDep
 from app.web.hearts.tables.service import REACTIONS, Table, TableRefused
 from app.web.hearts.tables.texts import (
@@ -40,13 +37,7 @@ router = APIRouter(prefix="/hearts", include_in_schema=False)
 
 
 def urls_for(table_id: str) -> Urls:
-    def url(name: str) -> str:
-        return router.url_path_for(name, table_id=table_id)
-
-    return Urls(
-        play=url("table_play"), pass_=url("table_pass"), undo=url("table_play"),
-        next=url("table_next_hand"), last=url("table_last_trick"),
-    )
+    return page_urls(router.url_path_for, table_id)
 
 
 def table_url(table_id: str) -> str:
@@ -114,7 +105,6 @@ async def table_page(table_id: str, request: Request, visit: VisitDep) -> HTMLRe
         "nickname_max": NICKNAME_MAX,
         "reactions": [(key, REACTION_SYMBOLS[key], reaction_label(key, tr)) for key in REACTIONS],
         "events": f"/api/hearts/tables/{table_id}/events",
-        "pieces_url": router.url_path_for("table_pieces", table_id=table_id),
         "piece": None,
     }
     if table.match is not None:
@@ -218,18 +208,6 @@ async def table_back(table_id: str, request: Request, visit: VisitDep) -> Respon
     await service.seen_back(visit.store, table_id, visit.session_id)
     await change_or_error_page(visit, table_id, service.back(visit.session_id), request)
     return to_table(table_id)
-
-
-@router.get("/t/{table_id}/pieces", name="table_pieces")
-async def table_pieces_since(
-    table_id: str, visit: VisitDep, after: Annotated[Version, Query()] = 0
-) -> Response:
-    table = await service.load(visit.store, table_id)
-    if table.match is None:
-        return answer(status(""))
-    seat = table.seat_of(visit.session_id)
-    tr = translator(visit.lang)
-    return answer(catch_up(table, seat, after, urls_for(table_id), tr, visit.lang))
 
 
 @router.get("/t/{table_id}/last-trick", response_class=HTMLResponse, name="table_last_trick")
