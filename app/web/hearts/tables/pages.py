@@ -100,7 +100,7 @@ async def table_page(table_id: str, request: Request, visit: VisitDep) -> HTMLRe
         "creator": seat == Table.CREATOR,
         "labels": [seat_label(table, n, tr) for n in range(4)],
         "compass": compass(tr),
-        "invite": str(request.url_for("table_page", table_id=table_id)),
+        "invite": request.app.state.settings.public_link(table_url(table_id)),
         "nickname": visit.profile.data.get("nickname") or "",
         "nickname_max": NICKNAME_MAX,
         "reactions": [(key, REACTION_SYMBOLS[key], reaction_label(key, tr)) for key in REACTIONS],
