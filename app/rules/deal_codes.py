@@ -7,10 +7,19 @@ letters are a base-26 number (A = 0).
 The shuffle must give the same cards on every machine and every Python version, forever,
 so it does not use :mod:`random`: the generator (SplitMix64), the seeding (FNV-1a over a
 text key) and the Fisher–Yates loop are all written out here.
+
+A seven-letter code is 26**7 ≈ 2**33 numbers: anyone who knows some cards of its deal can
+search them all in minutes (issue 28, F1). So a deal the server draws in secret has a *long*
+code: ``LONG_CODE_LETTERS`` (28) letters, 26**28 > 2**131 numbers, which only a game that
+accepts them parses (``long_ok``). A long code's deals are shuffled by :func:`secret_shuffled`,
+whose draws come from SHA-256 of the whole number and the deal's key (a Hearts hand number),
+never through a 64-bit seed: the cards of one deal leave every number that could have dealt
+them possible, and tell nothing of the code's other deals.
 """
 
 from __future__ import annotations
 
+import hashlib
 import operator
 import re
 import sys
@@ -23,6 +32,8 @@ T = TypeVar("T")
 
 CODE_LETTERS = 7
 CODE_SPACE = 26**CODE_LETTERS
+LONG_CODE_LETTERS = 28
+LONG_CODE_SPACE = 26**LONG_CODE_LETTERS
 # Longer input is refused before any parsing: codes arrive from URLs and request bodies.
 MAX_CODE_INPUT = 40
 
@@ -44,16 +55,19 @@ class DealCode:
     game: str
     variant: str
     number: int
+    # A long code (LONG_CODE_LETTERS letters): a secret deal's, shuffled by secret_shuffled.
+    long: bool = False
 
     def __str__(self) -> str:
-        return f"{self.game}-{self.variant}-{number_to_letters(self.number)}"
+        size = LONG_CODE_LETTERS if self.long else CODE_LETTERS
+        return f"{self.game}-{self.variant}-{number_to_letters(self.number, size)}"
 
 
-def number_to_letters(number: int) -> str:
-    if not 0 <= number < CODE_SPACE:
+def number_to_letters(number: int, size: int = CODE_LETTERS) -> str:
+    if not 0 <= number < 26**size:
         raise ValueError(f"deal number out of range: {number}")
     letters = []
-    for _ in range(CODE_LETTERS):
+    for _ in range(size):
         number, digit = divmod(number, 26)
         letters.append(chr(ord("A") + digit))
     return "".join(reversed(letters))
@@ -66,8 +80,9 @@ def letters_to_number(letters: str) -> int:
     return number
 
 
-def parse_deal_code(text: str, game: str, variants: str) -> DealCode:
-    """Parse ``text`` as a code of ``game`` whose variant letter is one of ``variants``.
+def parse_deal_code(text: str, game: str, variants: str, *, long_ok: bool = False) -> DealCode:
+    """Parse ``text`` as a code of ``game`` whose variant letter is one of ``variants``;
+    ``long_ok``: a long code (a secret deal's, shown once its game is over) is one too.
 
     Letter case and surrounding white space do not matter; anything else raises
     :class:`DealCodeError` with a message saying what is wrong.
@@ -93,11 +108,12 @@ def parse_deal_code(text: str, game: str, variants: str) -> DealCode:
         raise DealCodeError(
             "variant", f"'{variant}' is not a deal kind of this game; use {allowed}."
         )
-    if len(letters) != CODE_LETTERS:
+    long = long_ok and len(letters) == LONG_CODE_LETTERS
+    if len(letters) != CODE_LETTERS and not long:
         raise DealCodeError(
             "number", f"The deal number must be exactly {CODE_LETTERS} letters A–Z."
         )
-    return DealCode(game, variant, letters_to_number(letters))
+    return DealCode(game, variant, letters_to_number(letters), long)
 
 
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -105,7 +121,24 @@ _MIX1 = 0xBF58476D1CE4E5B9
 _MIX2 = 0x94D049BB133111EB
 
 
-class SplitMix64:
+class _Generator:
+    """A source of 64-bit words, and uniform draws below a bound from them."""
+
+    __slots__ = ()
+
+    def next_u64(self) -> int:
+        raise NotImplementedError
+
+    def below(self, bound: int) -> int:
+        """A uniform integer in ``[0, bound)``, without modulo bias (rejection)."""
+        limit = (1 << 64) - ((1 << 64) % bound)
+        while True:
+            value = self.next_u64()
+            if value < limit:
+                return value % bound
+
+
+class SplitMix64(_Generator):
     """Steele, Lea and Flood's SplitMix64: tiny, fast and fully specified."""
 
     __slots__ = ("state",)
@@ -120,13 +153,24 @@ class SplitMix64:
         z = ((z ^ (z >> 27)) * _MIX2) & _MASK64
         return z ^ (z >> 31)
 
-    def below(self, bound: int) -> int:
-        """A uniform integer in ``[0, bound)``, without modulo bias (rejection)."""
-        limit = (1 << 64) - ((1 << 64) % bound)
-        while True:
-            value = self.next_u64()
-            if value < limit:
-                return value % bound
+
+class Sha256Words(_Generator):
+    """64-bit words of SHA-256 in counter mode: block ``i`` is SHA-256 of the key's text,
+    ``|`` and ``i``, read as four big-endian words. Its state is the whole key."""
+
+    __slots__ = ("_block", "_key", "_words")
+
+    def __init__(self, *key_parts: object) -> None:
+        self._key = "|".join(str(part) for part in key_parts).encode()
+        self._block = 0
+        self._words: list[int] = []
+
+    def next_u64(self) -> int:
+        if not self._words:
+            digest = hashlib.sha256(self._key + b"|%d" % self._block).digest()
+            self._block += 1
+            self._words = [int.from_bytes(digest[i : i + 8], "big") for i in (24, 16, 8, 0)]
+        return self._words.pop()
 
 
 def seed_from(*parts: object) -> int:
@@ -163,9 +207,16 @@ def shuffled(items: Sequence[T], *seed_parts: object) -> list[T]:
     return deck
 
 
-def _shuffled_one_by_one(deck: list[T], seed: int) -> list[T]:
-    """:func:`shuffled` written plainly, one ``below`` call per swap."""
-    rng = SplitMix64(seed)
+def secret_shuffled(items: Sequence[T], *key_parts: object) -> list[T]:
+    """The Fisher–Yates shuffle of :func:`shuffled`, its draws from ``Sha256Words(*key_parts)``:
+    a long code's deals, with the code's whole number in the key."""
+    return _shuffled_one_by_one(list(items), Sha256Words(*key_parts))
+
+
+def _shuffled_one_by_one(deck: list[T], seed: int | _Generator) -> list[T]:
+    """:func:`shuffled` written plainly, one ``below`` call per swap (of SplitMix64 seeded
+    with ``seed``, or of the generator given)."""
+    rng = SplitMix64(seed) if isinstance(seed, int) else seed
     for i in range(len(deck) - 1, 0, -1):
         j = rng.below(i + 1)
         deck[i], deck[j] = deck[j], deck[i]

@@ -17,7 +17,14 @@ from functools import lru_cache
 from typing import Any, Literal, NamedTuple
 
 from app.rules.cards import DECK_SIZE, FULL_DECK, SUIT_MASKS, card_text, suit_of
-from app.rules.deal_codes import DealCode, DealCodeError, parse_deal_code, shuffled
+from app.rules.deal_codes import (
+    CODE_SPACE,
+    DealCode,
+    DealCodeError,
+    parse_deal_code,
+    secret_shuffled,
+    shuffled,
+)
 from app.rules.hearts_core import (
     HAND_SIZE,
     HEARTS_MASK,
@@ -223,13 +230,26 @@ class HandState(NamedTuple):
 
 
 def parse_match_code(text: str) -> DealCode:
-    """Parse a Hearts match code ``HT1-L-ABCDEFG`` (L: E, N or H); raises DealCodeError."""
-    return parse_deal_code(text, GAME, "".join(BOT_LEVELS))
+    """Parse a Hearts match code ``HT1-L-ABCDEFG`` (L: E, N or H), or a secret match's long
+    code (28 letters); raises DealCodeError."""
+    return parse_deal_code(text, GAME, "".join(BOT_LEVELS), long_ok=True)
 
 
-def deal_hands(number: int, hand_number: int) -> tuple[int, int, int, int]:
-    """The four hands of hand ``hand_number`` of match ``number``, as bitmasks by seat."""
-    deck = shuffled(range(DECK_SIZE), GAME, number, hand_number)
+def deal_hands(deal: DealCode | int, hand_number: int) -> tuple[int, int, int, int]:
+    """The four hands of hand ``hand_number`` of match ``deal`` (a code, or a seven-letter
+    code's number), as bitmasks by seat.
+
+    Hand k of a seven-letter code is ``shuffled(deck, "HT1", number, k)``. Hand k of a long
+    code (a match dealt in secret) is ``secret_shuffled(deck, "HT1", number, k)``: drawn from
+    SHA-256 of the code's whole number and k, so the cards of one hand tell nothing of the
+    others (issue 28, F1)."""
+    if isinstance(deal, DealCode) and deal.long:
+        deck = secret_shuffled(range(DECK_SIZE), GAME, deal.number, hand_number)
+    else:
+        number = deal.number if isinstance(deal, DealCode) else deal
+        if not 0 <= number < CODE_SPACE:
+            raise ValueError(f"not a seven-letter code's number: {number}")
+        deck = shuffled(range(DECK_SIZE), GAME, number, hand_number)
     # The cards are distinct, so the sum of their bits is their mask.
     return (
         sum(map(_ONE_SHIFTED, deck[0:13])),
@@ -250,12 +270,12 @@ def _holder_of_two_of_clubs(hands: tuple[int, ...]) -> int:
 
 
 def _start_hand(
-    number: int,
+    deal: DealCode,
     hand_number: int,
     totals: tuple[int, int, int, int],
     hand_scores: tuple[tuple[int, int, int, int], ...],
 ) -> HandState:
-    hands = deal_hands(number, hand_number)
+    hands = deal_hands(deal, hand_number)
     passing = pass_direction(hand_number) != "none"
     return HandState(
         hand_number=hand_number,
@@ -423,7 +443,7 @@ class HeartsMatch:
             code = parse_match_code(code)
         elif code.game != GAME or code.variant not in BOT_LEVELS:
             raise DealCodeError("game", f"'{code}' is not a Hearts match code.")
-        return cls(code, _start_hand(code.number, 1, (0, 0, 0, 0), ()), [], one_hand=one_hand)
+        return cls(code, _start_hand(code, 1, (0, 0, 0, 0), ()), [], one_hand=one_hand)
 
     # -- reading --------------------------------------------------------------------------
 
@@ -605,7 +625,7 @@ class HeartsMatch:
         st = self._state
         if st.phase != "hand_over":
             raise WrongPhase("not_hand_over", "The next hand is dealt only after a hand is over.")
-        self._state = _start_hand(self._code.number, st.hand_number + 1, st.totals, st.hand_scores)
+        self._state = _start_hand(self._code, st.hand_number + 1, st.totals, st.hand_scores)
 
     # -- copying and saving ---------------------------------------------------------------
 

@@ -24,7 +24,8 @@ from app.web.i18n import translator
 CARD_PATTERN = r"^(A|[2-9]|10|J|Q|K)[CDHS]$"
 TARGET_PATTERN = r"^(heart:(1?[0-9]|2[0-4])|stock|waste)$"
 HH_DEAL_PATTERN = r"^HH1-[NW]-[A-Z]{7}$"
-HT_DEAL_PATTERN = r"^HT1-[ENH]-[A-Z]{7}$"
+# (28 letters: a secret match's code, shown once the match is over)
+HT_DEAL_PATTERN = r"^HT1-[ENH]-([A-Z]{7}|[A-Z]{28})$"
 RANK_PATTERN = r"^(A|[2-9]|10|J|Q|K)$"
 # The longest a version can be (store versions count changes, from 1).
 MAX_VERSION = 2**53 - 1

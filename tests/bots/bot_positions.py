@@ -92,7 +92,7 @@ def _trick(leader: int, cards: list[int]) -> Trick:
 def at_hand(code: str, hand_number: int) -> HeartsMatch:
     """A match at the start of hand ``hand_number`` (totals 0)."""
     match = HeartsMatch.new(code)
-    hands = deal_hands(match.code.number, hand_number)
+    hands = deal_hands(match.code, hand_number)
     state = match.state._replace(hand_number=hand_number, hands=hands)
     if hand_number % 4 == 0:
         state = state._replace(phase="playing", turn=next(s for s in range(4) if hands[s] & 1))

@@ -53,7 +53,7 @@ def test_phone_and_desktop_play_a_hand_live(new_page):
     phone.goto("/")
     phone.get_by_role("button", name="Play with friends").click()
     expect(phone).to_have_url(re.compile(r"/hearts/t/[\w-]{22}$"))
-    invite = phone.locator("[data-invite]").get_attribute("href")
+    invite = phone.locator("[data-invite]").evaluate("link => link.href")  # made absolute
     assert invite.startswith("http://") and "/hearts/t/" in invite
     table_id = invite.rsplit("/", 1)[1]
 
@@ -109,7 +109,7 @@ def open_table_of_two(phone: Page, desktop: Page, seconds: str) -> str:
     phone.goto("/")
     phone.get_by_role("button", name="Play with friends").click()
     expect(phone).to_have_url(re.compile(r"/hearts/t/[\w-]{22}$"))
-    invite = phone.locator("[data-invite]").get_attribute("href")
+    invite = phone.locator("[data-invite]").evaluate("link => link.href")  # made absolute
     desktop.goto(invite)
     desktop.locator('[data-seat-row="2"] input[name="name"]').fill("Lan")
     desktop.locator('[data-action="sit"][data-seat="2"]').click()

@@ -71,5 +71,5 @@ async def test_a_first_visit_shown_by_one_instance_is_stored_by_the_other(deploy
         code = (await store.get(session_id, hand.game_id)).state["deal"]
     finally:
         await store.close()
-    dealt = cards_in(deal_hands(parse_match_code(code).number, 1)[0])
+    dealt = cards_in(deal_hands(parse_match_code(code), 1)[0])
     assert sorted(card_text(c) for c in dealt) == sorted(hand.cards)

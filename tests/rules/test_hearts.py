@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from app.rules.cards import FULL_DECK, SUIT_MASKS, card_text, cards_in, mask_of, parse_card
-from app.rules.deal_codes import DealCode, DealCodeError, shuffled
+from app.rules.deal_codes import DealCode, DealCodeError, secret_shuffled, shuffled
 from app.rules.hearts import (
     HUMAN,
     HeartsError,
@@ -95,6 +95,45 @@ def test_deal_golden_layout_is_stable():
     hands = HeartsMatch.new(CODE).state.hands
     assert texts(hands[0]) == "7D 9D 10D JD 8H 9H JH QH AH 4S 5S 6S JS"
     assert texts(hands[1]) == "7C 10C JC 2D 8D 2H 4H 7H 2S 9S 10S QS AS"
+
+
+LONG_CODE = "HT1-N-CARDROOMDEALSTAYSSECRETTOEND"  # a secret match's code, 28 letters
+
+
+def test_a_long_codes_hands_are_pinned_and_come_from_the_secret_shuffle():
+    # Pinned too: a secret match's code, shown once it is over, replays it forever.
+    code = parse_match_code(LONG_CODE)
+    assert code.long and str(code) == LONG_CODE
+    hands = deal_hands(code, 1)
+    assert texts(hands[0]) == "6C 7C 10C QC 2D 4D AD 2H 5H 7H 9H AH 8S"
+    assert texts(hands[1]) == "8C 9C KC AC 7D 8D 3H 4H 6H 8H 2S 5S 6S"
+    assert texts(deal_hands(code, 2)[0]) == "3C 6C 7C JC QC AC 7D 7H QH 4S 7S 8S JS"
+    for hand_number in (1, 2, 9):
+        deck = secret_shuffled(range(52), "HT1", code.number, hand_number)
+        assert deal_hands(code, hand_number) == tuple(
+            mask_of(deck[13 * seat : 13 * seat + 13]) for seat in range(4)
+        )
+    # Its number is not a seven-letter code's: that would deal other cards.
+    with pytest.raises(ValueError):
+        deal_hands(code.number, 1)
+
+
+def test_a_match_from_a_long_code_deals_every_hand_from_it_and_saves_it():
+    match = HeartsMatch.new(LONG_CODE.lower())
+    assert match.deal == LONG_CODE and match.state.hands == deal_hands(match.code, 1)
+    rng = random.Random(3)
+    while match.phase != "match_over" and match.hand_number < 3:
+        if match.phase == "hand_over":
+            match.next_hand()
+            assert match.state.hands == deal_hands(match.code, match.hand_number)
+        elif match.phase == "passing":
+            for seat in range(4):
+                match.choose_pass(seat, mask_of(list(cards_in(match.state.hands[seat]))[:3]))
+        else:
+            legal = list(cards_in(match.legal_plays()))
+            match.play(rng.choice(legal), seat=match.turn)
+    assert match.hand_number == 3
+    assert HeartsMatch.from_json(json.loads(json.dumps(match.to_json()))) == match
 
 
 def test_the_level_letter_does_not_change_the_cards():

@@ -125,7 +125,7 @@ def replay(players: list[Player], dealt: dict[int, list[list[str]]]) -> HeartsMa
     for number in sorted(by_hand):
         last = by_hand[number]
         if final["deal"] is not None:
-            assert deal_hands(match.code.number, number) == masks(dealt[number])
+            assert deal_hands(match.code, number) == masks(dealt[number])
         assert match.state.hand_number == number and not match.state.tricks
         match = HeartsMatch(match.code, match.state._replace(hands=masks(dealt[number])), [])
         if pass_direction(number) != "none":
@@ -184,6 +184,7 @@ async def play_match(urls: list[str], whole: bool = True) -> list[float]:
         if whole:
             assert final["winner"] is not None and max(s["total"] for s in final["seats"]) >= 100
             assert final["deal"] is not None
+            assert len(final["deal"]) == len("HT1-N-") + 28  # a secret deal's long code
         else:
             assert final["phase"] == "playing" and final["hand_number"] == 2
             assert len(final["hand_scores"]) == 1 and final["deal"] is None

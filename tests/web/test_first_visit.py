@@ -81,7 +81,7 @@ def hearts_hand(page: str) -> HeartsHand:
 
 def dealt_hand(code: str) -> list[str]:
     """The player's first hand as the code deals it."""
-    return sorted(card_text(c) for c in cards_in(deal_hands(parse_match_code(code).number, 1)[0]))
+    return sorted(card_text(c) for c in cards_in(deal_hands(parse_match_code(code), 1)[0]))
 
 
 def today_code(app: FastAPI, kind: str) -> str:

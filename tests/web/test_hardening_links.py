@@ -6,8 +6,9 @@ import re
 
 import httpx
 import pytest
+from fastapi.routing import APIRoute
 
-from app.main import create_app
+from app.main import ROUTERS, create_app
 from app.settings import Settings
 from app.web.session import COOKIE_NAME
 
@@ -111,3 +112,60 @@ async def test_secure_cookies_are_host_prefixed(settings):
         client.cookies.clear()
         client.cookies.set(COOKIE_NAME, value)
         assert len(set_cookies(await client.get("/"))) == 1
+
+
+FOREIGN = {"host": "evil.example", "x-forwarded-host": "evil.example",
+           "x-forwarded-proto": "https", "x-forwarded-for": "203.0.113.9"}
+# A stream that does not end; its events are GET /api/hearts/tables/{id}'s view.
+ENDLESS = {"/api/hearts/tables/{table_id}/events"}
+
+
+async def every_get_path(client: httpx.AsyncClient) -> list[str]:
+    """Every GET route of the app (app/main.py ROUTERS), its path filled with a real game, table
+    and code of this client's, so that the pages answer with their content."""
+    h2h = (await client.post("/api/heart-to-heart/games", json={})).json()["game_id"]
+    hearts = (await client.post("/api/hearts/games", json={})).json()["game_id"]
+    table = (await client.post("/api/hearts/tables", json={"bot_level": "easy"})).json()
+    await client.post(f"/api/hearts/tables/{table['table_id']}/seats", json={"name": "Lan"})
+    paths = []
+    for router in ROUTERS:
+        for route in router.routes:
+            if not isinstance(route, APIRoute) or "GET" not in route.methods:
+                continue
+            if route.path in ENDLESS:
+                continue
+            hearts_route = route.path.startswith(("/hearts", "/api/hearts"))
+            paths.append(route.path.format(
+                game_id=hearts if hearts_route else h2h, table_id=table["table_id"],
+                code="HT1-N-AAAAAAB" if hearts_route else "HH1-W-AAAAAAM",
+            ))
+    return paths
+
+
+async def test_no_answer_holds_a_host_the_request_named(client):
+    """Issue 28, F6: the table's invitation was built from the request's Host. Every link the
+    server makes is relative or under CARDROOM_PUBLIC_URL (here empty): no page or answer of
+    any GET route holds the host a request named."""
+    paths = await every_get_path(client)
+    assert len(paths) > 35
+    for path in paths:
+        response = await client.get(path, headers=FOREIGN)
+        assert response.status_code < 500, path
+        assert "evil.example" not in response.text, path
+        assert "evil.example" not in str(response.headers), path
+    table_page = next(path for path in paths if re.fullmatch(r"/hearts/t/[^/]+", path))
+    page = (await client.get(table_page, headers=FOREIGN)).text
+    invite = re.search(r'data-invite data-share href="([^"]*)"', page).group(1)
+    assert re.fullmatch(r"/hearts/t/[\w-]+", invite), invite
+
+
+async def test_the_invitation_is_under_the_public_url_when_set(settings):
+    settings = settings.model_copy(update={"public_url": "https://cards.example"})
+    application = create_app(settings)
+    async with (application.router.lifespan_context(application),
+                httpx.AsyncClient(transport=httpx.ASGITransport(app=application),
+                                  base_url="http://testserver") as client):
+        created = await client.post("/hearts/tables", data={"level": "easy"})
+        page = (await client.get(created.headers["location"], headers=FOREIGN)).text
+        invite = re.search(r'data-invite data-share href="([^"]*)"', page).group(1)
+        assert invite == "https://cards.example" + created.headers["location"]

@@ -5,7 +5,10 @@ compare-and-set, and the statistics, counted by the request that ends the match.
 A deal code is every hand in the open (anyone can run the shuffle), so a match started without
 a code is dealt from the server's own randomness and its code stays secret until the match is
 over (:func:`shown_deal`); the stored state says so with the key ``deal_hidden``, beside the
-rules' own JSON. A match opened from a code shows it: the player has it anyway.
+rules' own JSON. A match opened from a code shows it: the player has it anyway. A secret code is
+a long one (28 letters, more than 2**131 numbers; app/rules/deal_codes.py), its hands drawn from
+SHA-256 of the whole number and the hand number: a seat's cards cannot lead to the code, nor to
+any other hand, as a seven-letter code's could by a search of its 26**7 numbers (issue 28, F1).
 
 A visit that finds no match stores nothing (issue 17, app/web/games.py): the page shows the
 session's next match, stored at its first action under the id the page knows it by. That id is
@@ -35,7 +38,7 @@ from typing import Any
 
 from app.bots.driver import pass_for_bots, play_bots
 from app.rules.cards import QUEEN_OF_SPADES, CardError
-from app.rules.deal_codes import CODE_SPACE, DealCode, DealCodeError
+from app.rules.deal_codes import LONG_CODE_SPACE, DealCode, DealCodeError
 from app.rules.hearts import (
     GAME,
     HUMAN,
@@ -203,10 +206,11 @@ def is_daily(deal: DealCode, now: float) -> bool:
 
 
 def secret_deal(dealer: Dealer, session_id: str, game_id: str, level: str) -> DealCode:
-    """The deal of the page's random match ``game_id``: an HMAC under the server's key."""
+    """The deal of the page's random match ``game_id``: a long code, from an HMAC under the
+    server's key (256 bits, reduced to the code's 131: the bias is below 2**-124)."""
     message = f"{KIND}:{session_id}:{game_id}".encode()
     digest = hmac.new(dealer.secret.encode(), message, hashlib.sha256).digest()
-    return DealCode(GAME, level, int.from_bytes(digest[:8], "big") % CODE_SPACE)
+    return DealCode(GAME, level, int.from_bytes(digest, "big") % LONG_CODE_SPACE, long=True)
 
 
 def next_match_id(session_id: str, level: str, dealer: Dealer) -> str:
@@ -273,7 +277,9 @@ async def has_unfinished(store: GameStore, session_id: str) -> bool:
 
 
 def random_code(level: str) -> DealCode:
-    return DealCode(GAME, level, secrets.randbelow(CODE_SPACE))
+    """A secret match's code (a random match, a table): long, so that no one who holds some of
+    its cards can search for it (issue 28, F1); shown once the match is over, it replays it."""
+    return DealCode(GAME, level, secrets.randbelow(LONG_CODE_SPACE), long=True)
 
 
 def state_of(match: HeartsMatch, hidden: bool, claimed: bool = False) -> dict[str, Any]:

@@ -36,6 +36,7 @@ from app.web.hearts.api import invalid_card
 from app.web.hearts.tables import service
 from app.web.hearts.tables.board import PageFeed, page_urls
 from app.web.hearts.tables.clock import TableClock
+from app.web.hearts.tables.names import sit_named
 from app.web.hearts.tables.service import REACTIONS, ReactionName, Table, TableRefused
 from app.web.hearts.tables.texts import refused_text
 from app.web.hearts.tables.views import TableView, table_view
@@ -227,7 +228,7 @@ async def take_seat(table_id: str, body: SitDown, request: Request, visit: Visit
     if isinstance(name, JSONResponse):
         return name
     return await apply(
-        request, visit, table_id, None, service.sit(visit.session_id, name, body.seat)
+        request, visit, table_id, None, sit_named(visit.session_id, name, body.seat)
     )
 
 

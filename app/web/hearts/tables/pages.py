@@ -17,6 +17,7 @@ from app.web.hearts.table import TEMPLATE, Urls, last_trick, piece_renderer
 from app.web.hearts.tables import service
 from app.web.hearts.tables.board import board_pieces, catch_up, page_urls, turned
 from app.web.hearts.tables.forms import NameFormDep, ReactFormDep, SitFormDep, StartFormDep
+from app.web.hearts.tables.names import sit_named
 from app.web.hearts.tables.service import REACTIONS, Table, TableRefused
 from app.web.hearts.tables.texts import (
     REACTION_SYMBOLS,
@@ -100,7 +101,7 @@ async def table_page(table_id: str, request: Request, visit: VisitDep) -> HTMLRe
         "creator": seat == Table.CREATOR,
         "labels": [seat_label(table, n, tr) for n in range(4)],
         "compass": compass(tr),
-        "invite": str(request.url_for("table_page", table_id=table_id)),
+        "invite": request.app.state.settings.public_link(table_url(table_id)),
         "nickname": visit.profile.data.get("nickname") or "",
         "nickname_max": NICKNAME_MAX,
         "reactions": [(key, REACTION_SYMBOLS[key], reaction_label(key, tr)) for key in REACTIONS],
@@ -118,7 +119,7 @@ async def table_sit(
     table_id: str, form: SitFormDep, request: Request, visit: VisitDep
 ) -> Response:
     cleaned = await nickname(visit, form.name)
-    sit = service.sit(visit.session_id, cleaned, form.seat)
+    sit = sit_named(visit.session_id, cleaned, form.seat)
     await change_or_error_page(visit, table_id, sit, request)
     return to_table(table_id)
 

@@ -48,6 +48,9 @@ def refused_text(refused: TableRefused, tr: Translator) -> str:
         "full": tr.gettext("Every seat at this table is taken."),
         "taken": tr.gettext("That seat is taken."),
         "already_seated": tr.gettext("You already have a seat at this table."),
+        "name_taken": tr.gettext(
+            "A player at this table already has that name: choose another one."
+        ),
         "busy": tr.gettext("The table is busy; try again."),
         "not_due": tr.gettext("The turn has not run out yet."),
         "too_many_reactions": tr.gettext("That is a lot of reactions: wait a few seconds."),
