@@ -16,7 +16,6 @@ import httpx
 import pytest
 import redis
 
-REDIS_URL = os.environ.get("CARDROOM_RELIABILITY_REDIS_URL", "redis://127.0.0.1:6379/14")
 SECRET_KEY = "tables-test-key-tables-test-key-tables-test-key"
 START_TIMEOUT = 30.0
 
@@ -77,19 +76,20 @@ def stop(process: subprocess.Popen) -> None:
 
 
 @pytest.fixture
-def servers(tmp_path: Path) -> Iterator[Callable[..., list[str]]]:
+def servers(tmp_path: Path, redis_server) -> Iterator[Callable[..., list[str]]]:
     """``servers(kind)``: the base URLs of a fresh deployment of that kind."""
     processes: list[subprocess.Popen] = []
 
     def start(kind: str) -> list[str]:
         sqlite = f"sqlite:///{tmp_path / 'cardroom.sqlite3'}"
+        redis_url = redis_server.url("tables")
         plan = {
             "sqlite": [(sqlite, ())],
             "sqlite-2-workers": [(sqlite, ("--workers", "2"))],
-            "redis-2-instances": [(REDIS_URL, ()), (REDIS_URL, ())],
+            "redis-2-instances": [(redis_url, ()), (redis_url, ())],
         }[kind]
         if kind.startswith("redis"):
-            redis.Redis.from_url(REDIS_URL).flushdb()
+            redis.Redis.from_url(redis_url).flushdb()
         urls = []
         for url, args in plan:
             process, base = launch(url, tmp_path, *args)
