@@ -24,6 +24,9 @@ import redis
 from cardroom_pages import SECRET_KEY
 
 START_TIMEOUT = 30.0
+# The servers run in a temporary directory; they import the app of this checkout, not whichever
+# one the virtual environment's editable install names (a worktree shares it).
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def free_port() -> int:
@@ -44,6 +47,7 @@ class Server:
         port = free_port()
         env = {
             **os.environ,
+            "PYTHONPATH": str(ROOT),
             "CARDROOM_STORE_URL": self.store_url,
             "CARDROOM_SECRET_KEY": SECRET_KEY,
             **{f"CARDROOM_{key.upper()}": value for key, value in self.settings.items()},
