@@ -1,7 +1,7 @@
 """The table clock: each process watches the tables it has served for the moment something is
 due without anyone asking, and then has it done (service.clock_tick): a turn that ran past its
 limit (the Normal bot plays for the awaited player) and a player who has gone (their page has
-had no event stream open for the grace period, service.Waits: away, the Normal bot plays for
+had no event stream open for the grace period of service.Waits: away, the Normal bot plays for
 them).
 
 Several processes may watch one table (its players' requests and streams reach any instance):

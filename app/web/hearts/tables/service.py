@@ -11,9 +11,9 @@ turn runs past its limit or a player has gone), never in an event stream.
 
 Away: a player is away, and the Normal bot plays for them at once, after letting two turns in a
 row run past the limit, or when the page has had no event stream open for ``Waits.grace``
-seconds (long enough for a reload or a network blip). One tap ("I'm back", ``back``) gives the seat
-back. A client that never opens the event stream (a script on the API) is judged by the turn
-limit alone. Any process may apply a change: the compare-and-set makes sure only one of two
+seconds (long enough for a reload or a network blip). One tap ("I'm back", ``back``) gives the
+seat back. A client that never opens the event stream (a script on the API) is judged by the
+turn limit alone. Any process may apply a change: the compare-and-set makes sure only one of two
 at once does, and the other retries on the table as it then is.
 """
 
