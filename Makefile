@@ -38,12 +38,16 @@ browser:
 run: setup
 	$(VENV)/bin/uvicorn app.main:app --host 127.0.0.1 --port 8000
 
+# Four pytest-xdist workers, twice CI's two cores: most of a test's time is spent waiting (for a
+# browser's animations, a server's answer), not computing.
+XDIST := -n 4
+
 test: setup browser
 	$(VENV)/bin/mypy
-	$(PY) -m pytest
+	$(PY) -m pytest $(XDIST)
 
 test-fast: setup
-	$(PY) -m pytest -m "not browser and not slow"
+	$(PY) -m pytest $(XDIST) -m "not browser and not slow"
 
 lint: setup
 	$(VENV)/bin/ruff check .

@@ -22,6 +22,7 @@ from app.web.hearts import pages as hearts_pages
 from app.web.hearts.tables import api as tables_api
 from app.web.hearts.tables import pages as tables_pages
 from app.web.hearts.tables.clock import TableClock
+from app.web.hearts.tables.service import Waits
 from app.web.hearts.thinking import THINKING
 from app.web.i18n import load_all
 from app.web.security import SecurityMiddleware
@@ -64,7 +65,9 @@ def create_app(
         application.state.store = open_store(
             settings.store_url, settings.game_ttl_days, clock=clock
         )
-        application.state.table_clock = TableClock(application.state.store, clock)
+        application.state.table_clock = TableClock(
+            application.state.store, clock, Waits.of(settings)
+        )
         try:
             yield
         finally:

@@ -14,6 +14,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 SECRET_KEY_FILE = Path("data") / "secret_key"
 # A shorter key could be guessed, and then anyone could sign a cookie naming any session.
 MIN_SECRET_KEY_BYTES = 32
+# A table's event stream not heard of for this many heartbeats went with its process.
+STALE_HEARTBEATS = 3
 
 
 def _strong_enough(key: str) -> bool:
@@ -59,6 +61,10 @@ class Settings(BaseSettings):
     game_ttl_days: int = Field(default=30, ge=1)
     # Where players reach the site, for links they copy elsewhere; "" gives relative links.
     public_url: str = ""
+    # Tables (app/web/hearts/tables/service.py, Waits): how often an open event stream tells the
+    # store so, and how long a seat may have none open before the Normal bot plays it.
+    table_heartbeat_seconds: float = Field(default=4.0, gt=0)
+    table_away_grace_seconds: float = Field(default=12.0, gt=0)
 
     @field_validator("secret_key")
     @classmethod
@@ -84,6 +90,17 @@ class Settings(BaseSettings):
                 f" not {url!r}"
             )
         return url.rstrip("/")
+
+    @model_validator(mode="after")
+    def _grace_outlasts_a_dead_stream(self) -> Settings:
+        # A stream whose process died is taken for closed after STALE_HEARTBEATS heartbeats;
+        # a shorter grace would find its player away while the stream still counts as open.
+        if self.table_away_grace_seconds < STALE_HEARTBEATS * self.table_heartbeat_seconds:
+            raise ValueError(
+                "CARDROOM_TABLE_AWAY_GRACE_SECONDS must be at least"
+                f" {STALE_HEARTBEATS} × CARDROOM_TABLE_HEARTBEAT_SECONDS"
+            )
+        return self
 
     def public_link(self, path: str) -> str:
         """A link to ``path`` (``/hearts/deal/…``) to be pasted elsewhere: absolute under

@@ -1,19 +1,27 @@
-"""Shared fixtures: the real app on a real temporary SQLite store, driven through httpx."""
+"""Shared fixtures: the real app on a real temporary SQLite store, driven through httpx; and
+this test run's own Redis server."""
 
 from __future__ import annotations
 
+import shutil
+import socket
+import subprocess
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AsyncExitStack
+from pathlib import Path
 
 import httpx
 import pytest
+import redis
 from fastapi import FastAPI
 
 from app.main import create_app
 from app.settings import Settings
 
 BASE_URL = "http://testserver"
+REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
+REDIS_START_SECONDS = 10.0
 
 
 def pytest_collection_modifyitems(config, items):
@@ -76,3 +84,60 @@ async def new_client(app: FastAPI) -> AsyncIterator[Callable[..., httpx.AsyncCli
 def client(new_client: Callable[..., httpx.AsyncClient]) -> httpx.AsyncClient:
     """One browser that asks for English pages."""
     return new_client(headers={"accept-language": "en"})
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_redis(directory: Path) -> tuple[int, subprocess.Popen]:
+    """A redis-server on a free loopback port, keeping nothing on disk, once it answers; its
+    port and process. Another program may take the free port first: then another port."""
+    for _ in range(3):
+        port = free_port()
+        process = subprocess.Popen(
+            [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(directory)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        client = redis.Redis(port=port)
+        try:
+            deadline = time.monotonic() + REDIS_START_SECONDS
+            while process.poll() is None:
+                try:
+                    client.ping()
+                    return port, process
+                except redis.ConnectionError:
+                    if time.monotonic() > deadline:
+                        process.kill()
+                        raise
+                    time.sleep(0.05)
+        finally:
+            client.close()
+        process.wait()
+    raise RuntimeError(f"{REDIS_SERVER} did not start")
+
+
+class RedisServer:
+    """This run's own Redis (under pytest-xdist, each worker's own), so test runs side by side
+    never touch each other's keys. Each suite that empties its database has one of its own."""
+
+    DATABASES = ("store", "daily", "reliability", "tables", "first_visit", "fairplay")
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+
+    def url(self, suite: str) -> str:
+        return f"redis://127.0.0.1:{self.port}/{self.DATABASES.index(suite) + 1}"
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    port, process = start_redis(tmp_path_factory.mktemp("redis"))
+    try:
+        yield RedisServer(port)
+    finally:
+        process.kill()
+        process.wait()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
 from collections.abc import AsyncIterator
 
@@ -13,7 +12,6 @@ import redis
 from app.store import MAX_RESULTS, GameStore, open_store
 from app.store.sqlite import SqliteStore
 
-REDIS_URL = os.environ.get("CARDROOM_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 DAY = 86_400
 
 
@@ -31,17 +29,22 @@ def clock() -> Clock:
 
 
 @pytest.fixture
+def redis_url(redis_server) -> str:
+    return redis_server.url("daily")
+
+
+@pytest.fixture
 def prefix() -> str:
     return f"cardroom-test-{secrets.token_hex(6)}:"
 
 
 @pytest.fixture(params=["sqlite", "redis"])
-async def store(request, tmp_path, clock, prefix) -> AsyncIterator[GameStore]:
-    url = f"sqlite:///{tmp_path / 'cardroom.sqlite3'}" if request.param == "sqlite" else REDIS_URL
+async def store(request, tmp_path, clock, prefix, redis_url) -> AsyncIterator[GameStore]:
+    url = f"sqlite:///{tmp_path / 'cardroom.sqlite3'}" if request.param == "sqlite" else redis_url
     opened = open_store(url, 30, clock=clock, redis_prefix=prefix)
     yield opened
     await opened.close()
-    client = redis.Redis.from_url(REDIS_URL)
+    client = redis.Redis.from_url(redis_url)
     keys = list(client.scan_iter(match=f"{prefix}*"))
     if keys:
         client.delete(*keys)
@@ -110,9 +113,9 @@ async def test_sqlite_keeps_results_as_long_as_games_when_that_is_longer(tmp_pat
         await store.close()
 
 
-async def test_redis_board_ttl_grows_and_never_shrinks(clock, prefix):
-    store = open_store(REDIS_URL, 30, clock=clock, redis_prefix=prefix)
-    client = redis.Redis.from_url(REDIS_URL)
+async def test_redis_board_ttl_grows_and_never_shrinks(clock, prefix, redis_url):
+    store = open_store(redis_url, 30, clock=clock, redis_prefix=prefix)
+    client = redis.Redis.from_url(redis_url)
     try:
         await store.add_result("daily", "s", {"n": 1}, 90)
         key = f"{prefix}results:daily"
@@ -128,9 +131,9 @@ async def test_redis_board_ttl_grows_and_never_shrinks(clock, prefix):
         client.close()
 
 
-async def test_redis_keeps_results_as_long_as_games_when_that_is_longer(clock, prefix):
-    store = open_store(REDIS_URL, 60, clock=clock, redis_prefix=prefix)
-    client = redis.Redis.from_url(REDIS_URL)
+async def test_redis_keeps_results_as_long_as_games_when_that_is_longer(clock, prefix, redis_url):
+    store = open_store(redis_url, 60, clock=clock, redis_prefix=prefix)
+    client = redis.Redis.from_url(redis_url)
     try:
         await store.add_result("plain", "s", {"n": 1}, 30)
         assert client.ttl(f"{prefix}results:plain") > 59 * DAY
@@ -141,9 +144,9 @@ async def test_redis_keeps_results_as_long_as_games_when_that_is_longer(clock, p
         client.close()
 
 
-async def test_two_instances_adding_at_once_lose_no_row(tmp_path, clock, prefix):
+async def test_two_instances_adding_at_once_lose_no_row(tmp_path, clock, prefix, redis_url):
     """Two store objects on one file or one Redis (two app instances) add rows together."""
-    for url in (f"sqlite:///{tmp_path / 'shared.sqlite3'}", REDIS_URL):
+    for url in (f"sqlite:///{tmp_path / 'shared.sqlite3'}", redis_url):
         first = open_store(url, 30, clock=clock, redis_prefix=prefix)
         second = open_store(url, 30, clock=clock, redis_prefix=prefix)
         try:

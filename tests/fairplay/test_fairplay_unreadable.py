@@ -9,7 +9,6 @@ or a newer version of the app would leave it.
 from __future__ import annotations
 
 import json
-import os
 import re
 import sqlite3
 
@@ -18,8 +17,6 @@ import redis
 
 from app.settings import Settings
 from app.store import DEFAULT_REDIS_PREFIX
-
-REDIS_URL = os.environ.get("CARDROOM_RELIABILITY_REDIS_URL", "redis://127.0.0.1:6379/14")
 
 DAMAGE = {
     "bad JSON": lambda state: json.dumps(state)[:-7],
@@ -39,11 +36,11 @@ GAMES = {
 
 
 @pytest.fixture(params=["sqlite", "redis"])
-def settings(request, tmp_path) -> Settings:
+def settings(request, tmp_path, redis_server) -> Settings:
     if request.param == "sqlite":
         url = f"sqlite:///{tmp_path / 'cardroom.sqlite3'}"
     else:
-        url = REDIS_URL
+        url = redis_server.url("fairplay")
         client = redis.Redis.from_url(url)
         client.flushdb()
         request.addfinalizer(client.flushdb)

@@ -3,7 +3,8 @@
 ``start_server(store_url)`` runs ``uvicorn app.main:app`` as a subprocess on a free loopback
 port (its own process group, stopped at the end of the test even when the test fails) and
 returns a :class:`Server`; all sign cookies with ``SECRET_KEY``. ``deployments`` holds, for a
-whole module, one instance on SQLite and two instances on one Redis.
+whole module, one instance on SQLite and two instances on one Redis (the run's own server,
+tests/conftest.py).
 """
 
 from __future__ import annotations
@@ -22,9 +23,10 @@ import pytest
 import redis
 from cardroom_pages import SECRET_KEY
 
-# A spare database, so nothing of the store tests (db 15) or a developer's data (db 0) is touched.
-REDIS_URL = os.environ.get("CARDROOM_RELIABILITY_REDIS_URL", "redis://127.0.0.1:6379/14")
 START_TIMEOUT = 30.0
+# The servers run in a temporary directory; they import the app of this checkout, not whichever
+# one the virtual environment's editable install names (a worktree shares it).
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def free_port() -> int:
@@ -45,6 +47,7 @@ class Server:
         port = free_port()
         env = {
             **os.environ,
+            "PYTHONPATH": str(ROOT),
             "CARDROOM_STORE_URL": self.store_url,
             "CARDROOM_SECRET_KEY": SECRET_KEY,
             **{f"CARDROOM_{key.upper()}": value for key, value in self.settings.items()},
@@ -106,11 +109,12 @@ def start_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
 
 
 @pytest.fixture(scope="module")
-def redis_db() -> Iterator[str]:
-    """The spare Redis database, empty before and after the test."""
-    client = redis.Redis.from_url(REDIS_URL)
+def redis_db(redis_server) -> Iterator[str]:
+    """The reliability tests' Redis database, empty before and after the module."""
+    url = redis_server.url("reliability")
+    client = redis.Redis.from_url(url)
     client.flushdb()
-    yield REDIS_URL
+    yield url
     client.flushdb()
     client.close()
 

@@ -6,25 +6,21 @@ would; Redis is a real server of the test's own, stopped in the middle of the te
 
 from __future__ import annotations
 
-import shutil
 import sqlite3
 import subprocess
-import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-import redis
-from conftest import free_port
 
 import app.store.sqlite as sqlite_store
 from app.main import create_app
 from app.settings import Settings
+from tests.conftest import start_redis
 
 # Not a timing the test depends on: the lock is held the whole time, only the wait is shorter.
 SHORT_GIVE_UP = 0.2
-REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 
 
 def assert_clean_503(response: httpx.Response, *, api: bool) -> None:
@@ -100,34 +96,18 @@ async def test_the_503_page_is_translated(sqlite_client, sqlite_file):
 
 
 @pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen]]:
-    """A Redis server of the test's own, on a free port, keeping nothing on disk."""
-    port = free_port()
-    process = subprocess.Popen(
-        [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-         "--appendonly", "no", "--dir", str(tmp_path)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    client = redis.Redis(port=port)
+def own_redis(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen]]:
+    """A Redis server of the test's own (it stops it), keeping nothing on disk."""
+    port, process = start_redis(tmp_path)
     try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                client.ping()
-                break
-            except redis.ConnectionError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
         yield f"redis://127.0.0.1:{port}/0", process
     finally:
-        client.close()
         process.kill()
         process.wait()
 
 
-async def test_a_redis_that_goes_down_answers_503(redis_server):
-    url, process = redis_server
+async def test_a_redis_that_goes_down_answers_503(own_redis):
+    url, process = own_redis
     async for client in client_for(Settings(store_url=url, secret_key="k" * 32)):
         game = (await client.post("/api/hearts/games", json={})).json()
         assert (await client.get("/readyz")).status_code == 200

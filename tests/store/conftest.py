@@ -1,12 +1,11 @@
 """Fixtures shared by the store tests: each backend against its real server.
 
-Redis: CARDROOM_TEST_REDIS_URL (default db 15 on 127.0.0.1:6379) with a key prefix unique to this
-run, deleted at the end. If Redis does not answer, the Redis tests fail: CI starts Redis.
+Redis: the run's own server (tests/conftest.py), with a key prefix unique to this run, deleted at
+the end.
 """
 
 from __future__ import annotations
 
-import os
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 
@@ -14,9 +13,9 @@ import pytest
 import redis
 
 from app.store import GameStore, open_store
+from tests.conftest import RedisServer
 
 TTL_DAYS = 30
-REDIS_URL = os.environ.get("CARDROOM_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
 
 class FakeClock:
@@ -33,15 +32,15 @@ class FakeClock:
 
 
 @pytest.fixture(scope="session")
-def redis_url() -> str:
-    return REDIS_URL
+def redis_url(redis_server: RedisServer) -> str:
+    return redis_server.url("store")
 
 
 @pytest.fixture(scope="session")
-def redis_prefix() -> Iterator[str]:
+def redis_prefix(redis_url: str) -> Iterator[str]:
     prefix = f"cardroom-test-{secrets.token_hex(6)}:"
     yield prefix
-    client = redis.Redis.from_url(REDIS_URL)
+    client = redis.Redis.from_url(redis_url)
     try:
         keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
         if keys:
@@ -51,9 +50,9 @@ def redis_prefix() -> Iterator[str]:
 
 
 @pytest.fixture
-def redis_client() -> Iterator[redis.Redis]:
+def redis_client(redis_url: str) -> Iterator[redis.Redis]:
     """A plain client on the test database, for looking at keys the store wrote."""
-    client = redis.Redis.from_url(REDIS_URL, decode_responses=True)
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
     yield client
     client.close()
 
@@ -68,7 +67,7 @@ OpenStore = Callable[..., Awaitable[GameStore]]
 
 @pytest.fixture(params=["sqlite", "redis"])
 async def open_backend(
-    request: pytest.FixtureRequest, tmp_path, redis_prefix: str, clock: FakeClock
+    request: pytest.FixtureRequest, tmp_path, redis_url: str, redis_prefix: str, clock: FakeClock
 ) -> AsyncIterator[OpenStore]:
     """Opens the backend under test (again, if called twice: same file, same keys)."""
     opened: list[GameStore] = []
@@ -77,7 +76,7 @@ async def open_backend(
         if request.param == "sqlite":
             url = f"sqlite:///{tmp_path / 'store' / 'cardroom.sqlite3'}"
         else:
-            url = REDIS_URL
+            url = redis_url
         store = open_store(url, ttl_days, clock=clock, redis_prefix=redis_prefix)
         opened.append(store)
         await store.ping()

@@ -1,5 +1,6 @@
 """Real uvicorn processes for the table tests: one on SQLite, two on one Redis, or one with two
-workers on SQLite (``--workers 2``: the requests of one player land on either worker)."""
+workers on SQLite (``--workers 2``: the requests of one player land on either worker); settings
+given as keywords reach them as ``CARDROOM_*`` variables."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ import httpx
 import pytest
 import redis
 
-REDIS_URL = os.environ.get("CARDROOM_RELIABILITY_REDIS_URL", "redis://127.0.0.1:6379/14")
 SECRET_KEY = "tables-test-key-tables-test-key-tables-test-key"
 START_TIMEOUT = 30.0
 
@@ -27,9 +27,16 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def launch(store_url: str, workdir: Path, *args: str) -> tuple[subprocess.Popen, str]:
+def launch(
+    store_url: str, workdir: Path, *args: str, settings: dict[str, str]
+) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    env = {**os.environ, "CARDROOM_STORE_URL": store_url, "CARDROOM_SECRET_KEY": SECRET_KEY}
+    env = {
+        **os.environ,
+        "CARDROOM_STORE_URL": store_url,
+        "CARDROOM_SECRET_KEY": SECRET_KEY,
+        **{f"CARDROOM_{key.upper()}": value for key, value in settings.items()},
+    }
     command = [
         sys.executable,
         "-m",
@@ -77,22 +84,23 @@ def stop(process: subprocess.Popen) -> None:
 
 
 @pytest.fixture
-def servers(tmp_path: Path) -> Iterator[Callable[..., list[str]]]:
-    """``servers(kind)``: the base URLs of a fresh deployment of that kind."""
+def servers(tmp_path: Path, redis_server) -> Iterator[Callable[..., list[str]]]:
+    """``servers(kind, **settings)``: the base URLs of a fresh deployment of that kind."""
     processes: list[subprocess.Popen] = []
 
-    def start(kind: str) -> list[str]:
+    def start(kind: str, **settings: str) -> list[str]:
         sqlite = f"sqlite:///{tmp_path / 'cardroom.sqlite3'}"
+        redis_url = redis_server.url("tables")
         plan = {
             "sqlite": [(sqlite, ())],
             "sqlite-2-workers": [(sqlite, ("--workers", "2"))],
-            "redis-2-instances": [(REDIS_URL, ()), (REDIS_URL, ())],
+            "redis-2-instances": [(redis_url, ()), (redis_url, ())],
         }[kind]
         if kind.startswith("redis"):
-            redis.Redis.from_url(REDIS_URL).flushdb()
+            redis.Redis.from_url(redis_url).flushdb()
         urls = []
         for url, args in plan:
-            process, base = launch(url, tmp_path, *args)
+            process, base = launch(url, tmp_path, *args, settings=settings)
             processes.append(process)
             urls.append(base)
         return urls

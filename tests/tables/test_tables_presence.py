@@ -1,15 +1,17 @@
 """Presence at a table on real uvicorn: a seat is connected while its page has the event stream
 open; a seat whose stream has been closed past the grace period is away and the Normal bot
 plays it at once, with no turn limit, until "back"; the same across two instances on Redis,
-where exactly one of them makes the seat away."""
+where exactly one of them makes the seat away. The servers' heartbeat and grace period are
+shorter than by default (4 s and 12 s); the grace is still ten heartbeats, so a page that goes
+is seen gone well before its player counts as away."""
 
 from __future__ import annotations
 
 import pytest
 from players import Player
 
-from app.web.hearts.tables.service import GRACE, HEARTBEAT
-
+HEARTBEAT, GRACE = 0.5, 5.0
+WAITS = {"table_heartbeat_seconds": str(HEARTBEAT), "table_away_grace_seconds": str(GRACE)}
 # Long enough for the grace period, a heartbeat and a busy machine; the tests wait for what
 # they expect and fail only if it never comes.
 AWAY_WAIT = GRACE + 4 * HEARTBEAT + 20
@@ -52,7 +54,7 @@ async def play_while_north_is_away(south: Player) -> None:
 
 @pytest.mark.slow
 async def test_a_page_that_goes_is_away_until_back(servers):
-    (url,) = servers("sqlite")
+    (url,) = servers("sqlite", **WAITS)
     south, north, started = await table_of_two(url, url)
     try:
         await south.seen(both_connected)
@@ -89,7 +91,7 @@ async def test_a_page_that_goes_is_away_until_back(servers):
 
 @pytest.mark.slow
 async def test_presence_across_two_instances_on_redis(servers):
-    first, second = servers("redis-2-instances")
+    first, second = servers("redis-2-instances", **WAITS)
     south, north, started = await table_of_two(first, second)
     try:
         # Each instance sees the other's stream.

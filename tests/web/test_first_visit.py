@@ -6,7 +6,6 @@ different ones, and the code revealed at the match's end is the deal that was de
 
 from __future__ import annotations
 
-import os
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Callable
@@ -27,8 +26,6 @@ from app.web.session import COOKIE_NAME, SessionMiddleware
 from tests.conftest import BASE_URL
 from tests.reliability.cardroom_pages import HX, HeartsHand, h2h_board
 
-# The reliability tests' spare database (tests/reliability/conftest.py): emptied before use.
-REDIS_URL = os.environ.get("CARDROOM_RELIABILITY_REDIS_URL", "redis://127.0.0.1:6379/14")
 CODE = re.compile(r"H[HT]1-[ENWH]-[A-Z]{7}")
 H2H_DEAL = "HH1-W-AAAAAAB"
 HEARTS_DEAL = "HT1-E-AAAAAAC"
@@ -36,16 +33,17 @@ API = "/api/hearts/games"
 
 
 @pytest.fixture(params=["sqlite", "redis"])
-async def room(request, settings, clock) -> AsyncIterator[FastAPI]:
+async def room(request, settings, clock, redis_server) -> AsyncIterator[FastAPI]:
     """The app on a real SQLite file, or on the real Redis (its database emptied first)."""
     if request.param == "redis":
-        redis.Redis.from_url(REDIS_URL).flushdb()
-        settings = settings.model_copy(update={"store_url": REDIS_URL})
+        redis_url = redis_server.url("first_visit")
+        redis.Redis.from_url(redis_url).flushdb()
+        settings = settings.model_copy(update={"store_url": redis_url})
     application = create_app(settings, clock=clock)
     async with application.router.lifespan_context(application):
         yield application
     if request.param == "redis":
-        redis.Redis.from_url(REDIS_URL).flushdb()
+        redis.Redis.from_url(redis_url).flushdb()
 
 
 def written(app: FastAPI) -> int:

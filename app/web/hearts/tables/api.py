@@ -18,6 +18,7 @@ from fastapi.sse import EventSourceResponse, ServerSentEvent
 from pydantic import ConfigDict, Field
 
 from app.rules.cards import parse_card
+from app.settings import Settings
 from app.web.api_models import (
     CARD_PATTERN,
     ErrorResponse,
@@ -48,6 +49,7 @@ router = APIRouter(prefix="/api/hearts/tables", tags=["Hearts"])
 
 # An event stream ends after this long; the browser then reconnects (with Last-Event-ID).
 STREAM_LIFETIME = 300.0
+DEFAULT_GRACE = Settings.model_fields["table_away_grace_seconds"].default
 
 
 class NewTable(StrictBody):
@@ -308,7 +310,8 @@ async def table_react(table_id: str, body: React, request: Request, visit: Visit
     "and the view again (same id) when a player's page opens or closes its stream. "
     "The stream ends after a few minutes; EventSource reconnects by itself.\n\n"
     "Presence: a seated player's open stream is what makes the seat `connected`. A seat with no "
-    f"stream open for {service.GRACE:.0f} seconds (longer than a reload or a network blip) is "
+    f"stream open for the grace period ({DEFAULT_GRACE:.0f} seconds unless the server sets "
+    "`CARDROOM_TABLE_AWAY_GRACE_SECONDS`: longer than a reload or a network blip) is "
     "`away`, as is a player who let two turns in a row run past the limit: the Normal bot "
     "plays the seat at once, from that seat's view only, until the player comes back "
     "(`POST …/back`). A client that never opens the stream is judged by the turn limit alone.",
@@ -356,7 +359,7 @@ async def table_events(
                 yield ServerSentEvent(data=data, id=str(table.version))
             if await request.is_disconnected() or clock() - started > STREAM_LIFETIME:
                 return
-            found = await store.wait_table(table_id, table.version, service.HEARTBEAT)
+            found = await store.wait_table(table_id, table.version, table_clock.waits.heartbeat)
             if found is None:
                 return
             if found > table.version:
@@ -366,4 +369,4 @@ async def table_events(
         with anyio.CancelScope(shield=True):
             await table_clock.streams.closed(table_id, stream, seat)
         if seat is not None:
-            table_clock.check_gone_at(table_id, clock() + service.GRACE)
+            table_clock.check_gone_at(table_id, clock() + table_clock.waits.grace)

@@ -1,7 +1,8 @@
 """The table clock: each process watches the tables it has served for the moment something is
 due without anyone asking, and then has it done (service.clock_tick): a turn that ran past its
 limit (the Normal bot plays for the awaited player) and a player who has gone (their page has
-had no event stream open for service.GRACE seconds: away, the Normal bot plays for them).
+had no event stream open for the grace period of service.Waits: away, the Normal bot plays for
+them).
 
 Several processes may watch one table (its players' requests and streams reach any instance):
 each tries, the compare-and-set on the table's version lets one through, and the others find
@@ -21,7 +22,7 @@ from app.store import GameStore, StoreError
 from app.web.errors import Busy
 from app.web.games import GameNotFound
 from app.web.hearts.tables import service
-from app.web.hearts.tables.service import Presence, Table, TableRefused
+from app.web.hearts.tables.service import Presence, Table, TableRefused, Waits
 from app.web.hearts.tables.streams import OpenStreams
 
 logger = logging.getLogger(__name__)
@@ -30,13 +31,14 @@ TICK = 0.25  # how often the watched times are looked at
 
 
 class TableClock:
-    def __init__(self, store: GameStore, now: Callable[[], float]) -> None:
+    def __init__(self, store: GameStore, now: Callable[[], float], waits: Waits) -> None:
         self._store = store
         self._now = now
+        self.waits = waits
         self._deadlines: dict[str, float] = {}  # the turn limits
         self._gone_checks: dict[str, float] = {}  # when a player without a stream may be gone
         self._task: asyncio.Task[None] | None = None
-        self.streams = OpenStreams(store, now)  # the tables' event streams open here
+        self.streams = OpenStreams(store, now, waits)  # the tables' event streams open here
 
     def note(self, table: Table, presence: Presence | None = None) -> None:
         """Watch ``table``'s turn deadline as it is now (none: stop watching it) and, given
@@ -75,7 +77,7 @@ class TableClock:
     async def tick(self, table_id: str, now: float) -> None:
         self._gone_checks.pop(table_id, None)  # noted again below while someone may go
         try:
-            present = await service.presence(self._store, table_id, now)
+            present = await service.presence(self._store, table_id, now, self.waits)
             table = await service.change(
                 self._store, table_id, None, service.clock_tick(now, present), self._now,
                 slow=True,

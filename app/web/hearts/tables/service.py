@@ -10,10 +10,10 @@ request that made the change (and in the table clock, app/web/hearts/tables/cloc
 turn runs past its limit or a player has gone), never in an event stream.
 
 Away: a player is away, and the Normal bot plays for them at once, after letting two turns in a
-row run past the limit, or when the page has had no event stream open for ``GRACE`` seconds
-(long enough for a reload or a network blip). One tap ("I'm back", ``back``) gives the seat
-back. A client that never opens the event stream (a script on the API) is judged by the turn
-limit alone. Any process may apply a change: the compare-and-set makes sure only one of two
+row run past the limit, or when the page has had no event stream open for ``Waits.grace``
+seconds (long enough for a reload or a network blip). One tap ("I'm back", ``back``) gives the
+seat back. A client that never opens the event stream (a script on the API) is judged by the
+turn limit alone. Any process may apply a change: the compare-and-set makes sure only one of two
 at once does, and the other retries on the table as it then is.
 """
 
@@ -27,6 +27,7 @@ from app.bots import choose_pass, choose_play, decision_seed
 from app.bots.driver import pass_for_bots, play_bots
 from app.rules.cards import CardError
 from app.rules.hearts import NUM_SEATS, HeartsError, HeartsMatch, PlayedCard
+from app.settings import STALE_HEARTBEATS, Settings
 from app.store import GameStore, StoredTable, StreamSeen
 from app.web.games import GameNotFound
 from app.web.hearts.service import moon_of, random_code
@@ -45,13 +46,6 @@ REACTIONS_KEPT = 8
 # A seat may send this many reactions in any window of REACTION_WINDOW seconds.
 REACTION_BURST, REACTION_WINDOW = 3, 10.0
 CAS_ATTEMPTS = 8
-# An open event stream tells the store so every HEARTBEAT seconds; one not heard of for STALE
-# seconds went with its process. A seat without an open stream for GRACE seconds (a reload or a
-# network blip takes less) is away; GRACE is at least STALE, so a stream of a process that died
-# counts as closed by then.
-HEARTBEAT = 4.0
-STALE = 3 * HEARTBEAT
-GRACE = 12.0
 STAND_IN_LEVEL = "normal"  # the bot that plays for a player who is away or out of time
 
 
@@ -175,7 +169,7 @@ class Table:
         }
 
     def gone(self, presence: Presence, now: float) -> list[int]:
-        """The players who had an event stream and have had none open for GRACE seconds."""
+        """The players who had an event stream and have had none open for the grace period."""
         return [n for n, at in self._gone_at(presence).items() if at <= now]
 
     def next_gone(self, presence: Presence) -> float | None:
@@ -198,36 +192,56 @@ class Table:
 
 
 @dataclass(frozen=True, slots=True)
-class Presence:
-    """Whose event streams are open: ``connected`` by seat, and ``last_seen``, when a seat's
-    last stream was last heard of (None: the seat never had one)."""
+class Waits:
+    """An open event stream tells the store so every ``heartbeat`` seconds; one not heard of
+    for ``stale`` seconds went with its process. A seat without an open stream for ``grace``
+    seconds (a reload or a network blip takes less) is away; ``grace`` is at least ``stale``
+    (app/settings.py checks), so a stream of a process that died counts as closed by then."""
 
-    connected: tuple[bool, ...] = (False,) * NUM_SEATS
-    last_seen: tuple[float | None, ...] = (None,) * NUM_SEATS
+    heartbeat: float
+    grace: float
 
     @classmethod
-    def of(cls, streams: Iterable[StreamSeen], now: float) -> Presence:
+    def of(cls, settings: Settings) -> Waits:
+        return cls(settings.table_heartbeat_seconds, settings.table_away_grace_seconds)
+
+    @property
+    def stale(self) -> float:
+        return STALE_HEARTBEATS * self.heartbeat
+
+
+@dataclass(frozen=True, slots=True)
+class Presence:
+    """Whose event streams are open: ``connected`` by seat, and ``last_seen``, when a seat's
+    last stream was last heard of (None: the seat never had one); ``grace`` is Waits.grace."""
+
+    connected: tuple[bool, ...]
+    last_seen: tuple[float | None, ...]
+    grace: float
+
+    @classmethod
+    def of(cls, streams: Iterable[StreamSeen], now: float, waits: Waits) -> Presence:
         connected = [False] * NUM_SEATS
         last: list[float | None] = [None] * NUM_SEATS
         for stream in streams:
             if not 0 <= stream.seat < NUM_SEATS:
                 continue
-            alive = stream.open and stream.seen_at > now - STALE
+            alive = stream.open and stream.seen_at > now - waits.stale
             connected[stream.seat] |= alive
             seen = last[stream.seat]
             last[stream.seat] = stream.seen_at if seen is None else max(seen, stream.seen_at)
-        return cls(tuple(connected), tuple(last))
+        return cls(tuple(connected), tuple(last), waits.grace)
 
     def gone_at(self, seat: int) -> float | None:
         """When a seat without an open stream counts as gone (None: it has one, or never had)."""
         seen = self.last_seen[seat]
         if self.connected[seat] or seen is None:
             return None
-        return seen + GRACE
+        return seen + self.grace
 
 
-async def presence(store: GameStore, table_id: str, now: float) -> Presence:
-    return Presence.of((await store.table_streams([table_id]))[table_id], now)
+async def presence(store: GameStore, table_id: str, now: float, waits: Waits) -> Presence:
+    return Presence.of((await store.table_streams([table_id]))[table_id], now, waits)
 
 
 # -- loading and saving -----------------------------------------------------------------------
@@ -431,7 +445,7 @@ def back(session_id: str) -> Change:
 
 async def seen_back(store: GameStore, table_id: str, session_id: str) -> None:
     """A player taking their seat back counts as seen now, before the seat is theirs again:
-    they then have GRACE seconds to open the event stream (a page does at once) before the
+    they then have the grace period to open the event stream (a page does at once) before the
     clock finds them gone again."""
     seat = (await load(store, table_id)).seat_of(session_id)
     if seat is not None:

@@ -1,6 +1,6 @@
 """The tables' event streams open in this process, and the presence they make.
 
-One task per process tells the store, every ``service.HEARTBEAT`` seconds and in one call, that
+One task per process tells the store, every ``Waits.heartbeat`` seconds and in one call, that
 all its seated streams are still open, and reads the presence of every table they watch in one
 more; the streams then read the presence from here, so an open stream costs no store call of its
 own between the table's changes. A stream that opens or closes says so to the store at once.
@@ -14,15 +14,16 @@ import logging
 from collections.abc import Callable
 
 from app.store import GameStore, StoreError
-from app.web.hearts.tables.service import HEARTBEAT, Presence
+from app.web.hearts.tables.service import Presence, Waits
 
 logger = logging.getLogger(__name__)
 
 
 class OpenStreams:
-    def __init__(self, store: GameStore, now: Callable[[], float]) -> None:
+    def __init__(self, store: GameStore, now: Callable[[], float], waits: Waits) -> None:
         self._store = store
         self._now = now
+        self._waits = waits
         self._streams: dict[str, dict[str, int | None]] = {}  # table -> stream -> seat
         self._presence: dict[str, Presence] = {}
         self._task: asyncio.Task[None] | None = None
@@ -52,22 +53,24 @@ class OpenStreams:
         known = self._presence.get(table_id)
         if known is not None:
             return known
-        return Presence.of((await self._store.table_streams([table_id]))[table_id], self._now())
+        found = (await self._store.table_streams([table_id]))[table_id]
+        return Presence.of(found, self._now(), self._waits)
 
     def known(self, table_id: str) -> Presence:
         """The presence last read for a table with a stream open here."""
-        return self._presence.get(table_id, Presence())
+        known = self._presence.get(table_id)
+        return Presence.of((), self._now(), self._waits) if known is None else known
 
     async def _refresh(self, table_ids: list[str]) -> None:
         found = await self._store.table_streams(table_ids)
         now = self._now()
         for table_id in table_ids:
             if table_id in self._streams:
-                self._presence[table_id] = Presence.of(found[table_id], now)
+                self._presence[table_id] = Presence.of(found[table_id], now, self._waits)
 
     async def _beat(self) -> None:
         while self._streams:
-            await asyncio.sleep(HEARTBEAT)
+            await asyncio.sleep(self._waits.heartbeat)
             seated = [
                 (table_id, seat, stream)
                 for table_id, streams in self._streams.items()
