@@ -20,6 +20,16 @@ def share_links(html: str) -> list[str]:
     return HEARTS_SHARE.findall(html) + H2H_SHARE.findall(html)
 
 
+@pytest.fixture
+async def public_client(settings):
+    """A browser of an app whose CARDROOM_PUBLIC_URL is https://cards.example."""
+    application = create_app(settings.model_copy(update={"public_url": "https://cards.example"}))
+    async with (application.router.lifespan_context(application),
+                httpx.AsyncClient(transport=httpx.ASGITransport(app=application),
+                                  base_url="http://testserver") as client):
+        yield client
+
+
 async def test_share_links_never_take_the_host_header(client):
     await client.get("/hearts/deal/HT1-N-AAAAAAB")  # a random match's code is secret
     for path in ("/hearts", "/heart-to-heart"):
@@ -31,19 +41,15 @@ async def test_share_links_never_take_the_host_header(client):
             assert re.fullmatch(r"/(hearts|heart-to-heart)/deal/H[HT]1-\w-[A-Z]{7}", link), link
 
 
-async def test_share_links_use_the_public_url_when_set(settings):
-    settings = settings.model_copy(update={"public_url": "https://cards.example"})
-    application = create_app(settings)
-    async with (application.router.lifespan_context(application),
-                httpx.AsyncClient(transport=httpx.ASGITransport(app=application),
-                                  base_url="http://testserver") as client):
-        await client.get("/hearts/deal/HT1-N-AAAAAAB")
-        for path in ("/hearts", "/heart-to-heart"):
-            response = await client.get(path, headers={"host": "evil.example"})
-            links = share_links(response.text)
-            assert links, path
-            for link in links:
-                assert link.startswith("https://cards.example/"), link
+async def test_share_links_use_the_public_url_when_set(public_client):
+    client = public_client
+    await client.get("/hearts/deal/HT1-N-AAAAAAB")
+    for path in ("/hearts", "/heart-to-heart"):
+        response = await client.get(path, headers={"host": "evil.example"})
+        links = share_links(response.text)
+        assert links, path
+        for link in links:
+            assert link.startswith("https://cards.example/"), link
 
 
 @pytest.mark.parametrize("value", ["cards.example", "ftp://cards.example", "https://",
@@ -159,13 +165,9 @@ async def test_no_answer_holds_a_host_the_request_named(client):
     assert re.fullmatch(r"/hearts/t/[\w-]+", invite), invite
 
 
-async def test_the_invitation_is_under_the_public_url_when_set(settings):
-    settings = settings.model_copy(update={"public_url": "https://cards.example"})
-    application = create_app(settings)
-    async with (application.router.lifespan_context(application),
-                httpx.AsyncClient(transport=httpx.ASGITransport(app=application),
-                                  base_url="http://testserver") as client):
-        created = await client.post("/hearts/tables", data={"level": "easy"})
-        page = (await client.get(created.headers["location"], headers=FOREIGN)).text
-        invite = re.search(r'data-invite data-share href="([^"]*)"', page).group(1)
-        assert invite == "https://cards.example" + created.headers["location"]
+async def test_the_invitation_is_under_the_public_url_when_set(public_client):
+    client = public_client
+    created = await client.post("/hearts/tables", data={"level": "easy"})
+    page = (await client.get(created.headers["location"], headers=FOREIGN)).text
+    invite = re.search(r'data-invite data-share href="([^"]*)"', page).group(1)
+    assert invite == "https://cards.example" + created.headers["location"]
