@@ -11,6 +11,11 @@ A turn (the player's action and the bots' answer, app/web/hearts/service.py) run
   waits for the first, then finds its version stale and costs nothing;
 - behind a bounded queue: past ``waiting`` turns waiting for a thread, the room is
   :class:`~app.web.errors.Busy` (503 with Retry-After) instead of answering ever later.
+
+The assists that search go through the same queue, so many people asking for reviews cannot
+slow the room either: a Hearts hint or hand review (Hard's search) in the search processes, at
+their lower priority (:meth:`Thinking.search`); a Heart to Heart hint or "where was it lost"
+(the solver, a few ms) in the bots' threads (:meth:`Thinking.run`).
 """
 
 from __future__ import annotations
@@ -22,7 +27,13 @@ import multiprocessing
 import os
 import threading
 from collections.abc import Callable
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import (
+    BrokenExecutor,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+)
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 from weakref import WeakValueDictionary
@@ -83,7 +94,7 @@ class Thinking:
         self.workers = workers
         self.limit = workers + waiting  # turns admitted: running or waiting for a thread
         self.admitted = 0
-        self.turns = 0  # turns admitted so far (each one is the bots' decisions)
+        self.turns = 0  # work admitted so far: turns (the bots' decisions) and searching assists
         self._threads: ThreadPoolExecutor | None = None
         self._processes: Searches | None = None
         self._sessions: WeakValueDictionary[str, asyncio.Lock] = WeakValueDictionary()
@@ -103,10 +114,24 @@ class Thinking:
     async def run(self, work: Callable[..., T], *args: object) -> T:
         """``work(*args)`` in the bots' threads; Busy at once when the queue is full."""
         self.check_room()
+        return await self._admitted(self._thread_pool().submit(work, *args))
+
+    async def search(self, work: Callable[..., T], *args: object) -> T:
+        """``work(*args)`` (a module's function, its arguments picklable) in the search
+        processes, admitted by the same queue as the bots' turns; Busy when it is full."""
+        self.check_room()
+        self._thread_pool()
+        assert self._processes is not None
+        try:
+            return await self._admitted(self._processes.submit(work, *args))
+        except BrokenExecutor:  # its process died (killed, out of memory): here instead
+            return await self.run(work, *args)
+
+    async def _admitted(self, future: Future[T]) -> T:
+        """Counts ``future`` in the queue until it is done."""
         loop = asyncio.get_running_loop()
         self.admitted += 1
         self.turns += 1
-        future = self._thread_pool().submit(work, *args)
 
         def release(_: object) -> None:
             # When the work ends (or is cancelled before it starts), not when the request stops
