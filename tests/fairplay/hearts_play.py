@@ -44,11 +44,14 @@ async def play_to_the_end(
 
 @asynccontextmanager
 async def bots_busy() -> AsyncIterator[None]:
-    """Fills the bots' queue with work that waits until the block ends."""
+    """Fills the bots' queue, up to its expected wait, with work that waits until the block
+    ends."""
     gate = threading.Event()
-    tasks = [asyncio.create_task(THINKING.run(gate.wait)) for _ in range(THINKING.limit)]
-    await asyncio.sleep(0)  # each task is admitted when it first runs
-    assert THINKING.admitted == THINKING.limit
+    tasks = []
+    while THINKING.expected_wait() <= THINKING.max_wait:
+        tasks.append(asyncio.create_task(THINKING.run(gate.wait)))
+        await asyncio.sleep(0)  # the task is admitted when it first runs
+    assert THINKING.admitted == len(tasks)
     try:
         yield
     finally:

@@ -56,7 +56,7 @@ async def test_a_full_queue_is_busy_and_changes_nothing(client):
         tapped = await client.post(url, headers={"hx-request": "true"},
                                    data={"card": body["card"], "version": str(body["version"])})
         assert tapped.status_code == 503 and tapped.headers["retry-after"] == "1"
-        assert 'id="status"' in tapped.text and "many players at once" in tapped.text
+        assert 'id="status"' in tapped.text and "the page tries again" in tapped.text
         assert (await client.get(f"{API}/{state['game_id']}")).json() == state
     assert (await client.post(f"/api{url}", json=body)).status_code == 200
 
