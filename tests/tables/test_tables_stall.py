@@ -58,10 +58,12 @@ async def test_the_page_routes_leave_the_turn_limit_running(app, new_client, clo
 async def test_a_page_never_opened_is_away_after_the_grace_even_without_a_limit(
     app, new_client, clock
 ):
-    south, _north, table_id, url = await table_of_two(new_client, None)
+    south, north, table_id, url = await table_of_two(new_client, None)
     await pass_time(app, clock, table_id, GRACE - 1, pages=(0,))
     await tick(app, clock, table_id)
     assert not (await south.get(url)).json()["seats"][2]["away"]
+    # "I'm back" from a seat that is not away neither acts nor counts as being seen.
+    assert (await north.post(f"{url}/back")).status_code == 409
 
     await pass_time(app, clock, table_id, 2, pages=(0,))
     await tick(app, clock, table_id)
