@@ -19,6 +19,7 @@ from app.web.heart_to_heart import pages as heart_to_heart_pages
 from app.web.heart_to_heart import review as heart_to_heart_review
 from app.web.hearts import api as hearts_api
 from app.web.hearts import pages as hearts_pages
+from app.web.hearts.review import Reviews
 from app.web.hearts.tables import api as tables_api
 from app.web.hearts.tables import pages as tables_pages
 from app.web.hearts.tables.clock import TableClock
@@ -85,6 +86,7 @@ def create_app(
     application.state.settings = settings
     application.state.clock = clock
     application.state.latest_games = LatestGames()
+    application.state.reviews = Reviews()
     for router in ROUTERS:
         application.include_router(router)
     application.mount("/static", serve_static, name="static")

@@ -10,10 +10,13 @@ are counted. Every configuration (store × uvicorn workers) runs for a fixed tim
 itself; a run is also bounded by a total request count.
 
 Errors: a transport failure or timeout, or any answer other than the one a browser expects
-(any 4xx/5xx, a stale-version answer, a missing piece). Also reported: the server's CPU time per
-request, and how long the server's event loops and the players' process were ready to run but
-waited for a CPU (on a machine shared with other work, that explains latency the CPU cost
-does not).
+(any 4xx/5xx, a stale-version answer, a missing piece). A refusal (503, the bots' queue) is
+sent again after its Retry-After, as the page does, up to BUSY_RETRIES times, the wait counted
+in the request's time; refusals are counted apart, with the time into the run of the first
+one, counted or not. Also
+reported: the server's CPU time per request, and how long the server's event loops and the
+players' process were ready to run but waited for a CPU (on a machine shared with other work,
+that explains latency the CPU cost does not).
 
     nice .venv/bin/python -m bench.load [--players 300] [--seconds 12] [--configs sqlite:2:H]
 """
@@ -47,6 +50,7 @@ REDIS_URL = "redis://127.0.0.1:6379/13"  # flushed before and after each Redis r
 CONFIGS = "sqlite:1,sqlite:2,redis:1,redis:2,sqlite:2:H"
 BOT_NAMES = {"E": "Easy", "N": "Normal", "H": "Hard"}
 RELOAD_CHANCE = 0.05
+BUSY_RETRIES = 5  # a request answered 503 is sent again this many times at most
 KINDS = (
     ("tap", re.compile(r"^/heart-to-heart/games/[^/]+/tap$")),
     ("hearts action", re.compile(r"^/hearts/games/[^/]+/(play|pass|next-hand)$")),
@@ -60,6 +64,7 @@ class Stats:
     counting_from: float
     counting_until: float
     max_requests: int
+    started_at: float = field(default_factory=time.monotonic)
     latencies: dict[str, list[float]] = field(default_factory=dict)
     server_cpu: float = 0.0  # the server's CPU seconds during the window
     server_waited: float = 0.0  # seconds its loops waited for a CPU during the window
@@ -67,6 +72,8 @@ class Stats:
     client_waited: float = 0.0
     errors: int = 0
     resent: int = 0
+    refused: int = 0  # answers 503 (the bots' queue: app/web/hearts/thinking.py)
+    first_refused: float | None = None  # seconds into the run of the first 503, counted or not
     error_samples: list[str] = field(default_factory=list)
 
     @property
@@ -78,6 +85,12 @@ class Stats:
             return
         kind = next((name for name, pattern in KINDS if pattern.search(path)), "other")
         self.latencies.setdefault(kind, []).append(seconds)
+
+    def busy(self, started: float) -> None:
+        if self.first_refused is None:
+            self.first_refused = started - self.started_at
+        if self.counting_from <= started < self.counting_until:
+            self.refused += 1
 
     def error(self, what: str) -> None:
         self.errors += 1
@@ -94,6 +107,19 @@ class TimedTransport(httpx.AsyncBaseTransport):
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         started = time.monotonic()
+        for _ in range(BUSY_RETRIES):
+            response, body = await self.send(request)
+            if response.status_code != 503:
+                break
+            # A busy room: the page sends the same request again after Retry-After
+            # (static/js/taps.js), and so does this player; the wait counts in its time.
+            self.stats.busy(time.monotonic())
+            await asyncio.sleep(float(response.headers.get("retry-after", "1")))
+        self.stats.record(request.url.path, started, time.monotonic() - started)
+        return httpx.Response(response.status_code, headers=response.headers, content=body,
+                              extensions=response.extensions)
+
+    async def send(self, request: httpx.Request) -> tuple[httpx.Response, bytes]:
         try:
             response = await self.inner.handle_async_request(request)
         except (httpx.RemoteProtocolError, httpx.ReadError):
@@ -105,9 +131,7 @@ class TimedTransport(httpx.AsyncBaseTransport):
         # As sent (maybe compressed): the Response made below decodes it.
         body = b"".join([chunk async for chunk in response.aiter_raw()])
         await response.aclose()
-        self.stats.record(request.url.path, started, time.monotonic() - started)
-        return httpx.Response(response.status_code, headers=response.headers, content=body,
-                              extensions=response.extensions)
+        return response, body
 
     async def aclose(self) -> None:
         await self.inner.aclose()
@@ -146,7 +170,7 @@ def own_run_queue_seconds() -> float:
 
 async def run_config(server: Served, players: int, seconds: float, ramp: float, settle: float,
                      think: tuple[float, float], max_requests: int, seed: int,
-                     bots: str = "N") -> Stats:
+                     bots: str = "N", hearts_share: float = 0.5) -> Stats:
     stats = Stats(0.0, 0.0, max_requests)
     clients = [browser(server.base_url, TimedTransport(stats)) for _ in range(players)]
     start = time.monotonic()
@@ -158,7 +182,8 @@ async def run_config(server: Served, players: int, seconds: float, ramp: float, 
     async def one(index: int) -> None:
         await asyncio.sleep(ramp * index / players)
         own = random.Random(rng.random())
-        if index % 2 == 0:
+        # Spread evenly: with a share of one half, every second player plays Hearts.
+        if int((index + 1) * hearts_share) == int(index * hearts_share):
             player: HeartToHeartPlayer | HeartsPlayer = HeartToHeartPlayer(clients[index], own)
         else:
             player = HeartsPlayer(clients[index], own, bots)
@@ -197,10 +222,13 @@ def row(store: str, workers: int, bots: str, players: int, stats: Stats) -> str:
         for kind, _ in KINDS if kind in stats.latencies
     )
     window = stats.counting_until - stats.counting_from
+    first_refused = "–" if stats.first_refused is None else f"{stats.first_refused:.1f} s"
     return (
         f"| {store} | {workers} | {BOT_NAMES[bots]} | {players} | {len(everything)} | "
         f"{rate:.0f} | {percentile(everything, 0.5) * 1e3:.1f} | "
-        f"{percentile(everything, 0.99) * 1e3:.1f} | {stats.errors} | {stats.resent} | "
+        f"{percentile(everything, 0.95) * 1e3:.1f} | "
+        f"{percentile(everything, 0.99) * 1e3:.1f} | {stats.errors} | {stats.refused} | "
+        f"{first_refused} | {stats.resent} | "
         f"{stats.server_cpu / max(len(everything), 1) * 1e3:.1f} | "
         f"{stats.server_waited / (window * workers):.0%} | "
         f"{stats.client_cpu / window:.0%} / {stats.client_waited / window:.0%} | {per_kind} |"
@@ -228,15 +256,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--redis", default=REDIS_URL, help="a spare database: it is flushed")
     parser.add_argument("--max-requests", type=int, default=200_000)
     parser.add_argument("--seed", type=int, default=8)
+    parser.add_argument("--hearts-share", type=float, default=0.5,
+                        help="the share of players who play Hearts (the others Heart to Heart)")
     arguments = parser.parse_args(argv)
-    print(f"{arguments.players} players, half Heart to Heart and half Hearts, "
+    print(f"{arguments.players} players, {arguments.hearts_share:.0%} of them play Hearts, "
           f"think {arguments.think[0]}–{arguments.think[1]} s, {arguments.seconds:.0f} s measured "
           f"after a {arguments.ramp:.0f} s ramp and {arguments.settle:.0f} s to settle")
     print()
-    print("| store | workers | bots | players | requests | req/s | p50 ms | p99 ms | errors "
-          "| resent | server CPU ms/req | server loop waiting for a CPU | players' CPU / waiting "
-          "| p50/p99 ms by kind |")
-    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    print("| store | workers | bots | players | requests | req/s | p50 ms | p95 ms | p99 ms "
+          "| errors | refused (503) | first 503 | resent | server CPU ms/req "
+          "| server loop waiting for a CPU | players' CPU / waiting | p50/p99 ms by kind |")
+    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for config in arguments.configs.split(","):
         store, workers, bots = (config + ":N").split(":")[:3]
         url = arguments.redis if store == "redis" else None
@@ -247,7 +277,7 @@ def main(argv: list[str] | None = None) -> None:
                 stats = asyncio.run(run_config(
                     server, arguments.players, arguments.seconds, arguments.ramp,
                     arguments.settle, tuple(arguments.think), arguments.max_requests,
-                    arguments.seed, bots,
+                    arguments.seed, bots, arguments.hearts_share,
                 ))
         finally:
             if url:

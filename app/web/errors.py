@@ -179,14 +179,18 @@ async def store_error_handler(request: Request, exc: StoreError) -> Response:
 
 async def busy_handler(request: Request, exc: Busy) -> Response:
     """The bots' queue is full: nothing was changed, and a moment later it will work."""
-    message = translator(await _language(request)).gettext(
-        "The bots are thinking for many players at once. Try again in a moment."
-    )
+    tr = translator(await _language(request))
+    message = tr.gettext("The bots are thinking for many players at once. Try again in a moment.")
     response: Response
     if _is_api(request):
         response = api_error(503, "busy", message)
-    elif request.headers.get("hx-request") == "true":  # a tap on the table: say it there
-        response = answer(status(message), status_code=503)
+    elif request.headers.get("hx-request") == "true":
+        # A tap on the table: say it there; the page sends it again after Retry-After
+        # (static/js/taps.js).
+        response = answer(status(tr.gettext(
+            "The bots are thinking for many players at once: the page tries again in a moment,"
+            " by itself."
+        )), status_code=503)
     else:
         response = await error_page(request, 503, message, None)
     response.headers["retry-after"] = str(exc.retry_after)

@@ -7,12 +7,22 @@
 // swapped in, every element a prediction changed goes back to what the server last drew
 // (`touch` keeps a copy), the answer's pieces go in, and the predictions of the actions still
 // waiting are drawn again on top, all in one task, so nothing flickers.
+//
+// A busy room (503, the bots' queue: app/web/hearts/thinking.py) did nothing, and its status
+// line says the action goes again by itself: after the answer's Retry-After the same action is
+// sent again, a tap at the head of the queue (its prediction drawn again meanwhile), any other
+// request of the page (a hint, the next hand, a review) from its element.
 (() => {
   "use strict";
   const pending = []; // {source: () => form, url, values, predict(first)}, oldest first
   const saved = new Map(); // id → a copy of the element as the server last drew it
   let answering = null; // the source element of the request on its way
   let refused = false; // the last answer was a refusal (409)
+  let busy = 0; // the last answer was a busy room (503): milliseconds before it goes again
+
+  const busyFor = (xhr) =>
+    xhr.status === 503 ? (Number(xhr.getResponseHeader("Retry-After")) || 1) * 1000 : 0;
+  const after = (ms) => new Promise((resume) => setTimeout(resume, ms));
 
   // Call before a prediction changes the element (it needs an id): the server's copy is kept.
   const touch = (el) => {
@@ -47,6 +57,7 @@
       const source = action.source();
       answering = source;
       refused = false;
+      busy = 0;
       try {
         await htmx.ajax("POST", action.url, { source, values: action.values, swap: "none" });
       } catch {
@@ -59,6 +70,11 @@
         break;
       } finally {
         answering = null;
+      }
+      if (busy) {
+        for (const next of pending) next.predict?.(false);
+        await after(busy);
+        continue;
       }
       pending.shift();
       saved.clear();
@@ -75,8 +91,18 @@
 
   // Every answer (a refusal or an error included) is swapped onto what the server drew.
   document.addEventListener("htmx:beforeOnLoad", (e) => {
-    if (!answering || e.detail.elt !== answering) return;
-    refused = e.detail.xhr.status === 409;
+    const { elt, xhr, requestConfig } = e.detail;
+    if (!answering || elt !== answering) {
+      const wait = busyFor(xhr);
+      if (wait && requestConfig) {
+        after(wait).then(() => {
+          if (elt.isConnected) htmx.ajax(requestConfig.verb, requestConfig.path, { source: elt });
+        });
+      }
+      return;
+    }
+    refused = xhr.status === 409;
+    busy = busyFor(xhr);
     restore();
   });
 

@@ -55,7 +55,8 @@ DEVICE_OPTIONS = {
     "desktop": {"viewport": {"width": 1280, "height": 800}, "device_scale_factor": 1},
 }
 LOCALES = {"vi": "vi-VN", "en": "en-US"}
-REFUSAL = "the server responded with a status of 409"
+# Answers swapped like any other: a refusal, and a busy room (which the page sends again).
+SWAPPED = ("the server responded with a status of 409", "the server responded with a status of 503")
 
 
 def free_port() -> int:
@@ -132,10 +133,11 @@ def new_page(browser: Browser, base_url: str) -> Iterator[NewPage]:
 
     def console(page: Page, message: ConsoleMessage) -> None:
         # A page's own error status (a bad deal code's 400) is checked by its test; so is a
-        # refusal (409), which answers with the board as it is now and is swapped as such.
+        # refusal (409), which answers with the board as it is now and is swapped as such, and
+        # a busy room (503), which says so and is sent again.
         if message.type != "error" or message.location.get("url") == page.url:
             return
-        if REFUSAL not in message.text:
+        if not any(status in message.text for status in SWAPPED):
             errors.append(f"{page.url}: {message.text}")
 
     def watch(page: Page) -> None:

@@ -9,6 +9,7 @@ page in the same task), so no test depends on how fast the machine is.
 from __future__ import annotations
 
 from functools import cache
+from urllib.parse import parse_qs
 
 import pytest
 from browser_kit import htmx_done, press, wait_htmx
@@ -23,10 +24,13 @@ from app.rules.heart_to_heart import new_game
 from app.rules.hearts import HUMAN, HeartsError
 from app.web.hearts.texts import refusal_text
 from app.web.i18n import translator
+from app.web.pieces import answer, status
 
 pytestmark = pytest.mark.browser
 
 LATENCY_MS = 200
+BUSY = ("The bots are thinking for many players at once: the page tries again in a moment,"
+        " by itself.")
 
 
 def slow_network(page: Page) -> None:
@@ -82,6 +86,32 @@ def test_three_stock_taps_150_ms_apart_make_three_draws(new_page, device, lang):
     wait_idle(page)
     assert len(requests) == 3, "one request per tap, none dropped, none doubled"
     assert_board(page, game, lang, "three draws")
+
+
+@pytest.mark.parametrize(("device", "lang"), [("desktop", "en")])
+def test_a_tap_the_busy_room_refused_goes_again_by_itself(new_page, device, lang):
+    """A 503 (the bots' queue, issue 28) says so in the status line, and the page sends the
+    same tap again after Retry-After, the player doing nothing more."""
+    page, game, _ = slow_won_deal(new_page, device, lang)
+    busy = answer(status(BUSY), status_code=503)
+    sent = []
+
+    def first_busy(route):
+        fields = parse_qs(route.request.post_data or "")
+        sent.append((fields["target"], fields["version"]))
+        if len(sent) == 1:
+            route.fulfill(status=503, headers={"retry-after": "1", "content-type": "text/html"},
+                          body=bytes(busy.body))
+        else:
+            route.continue_()
+
+    page.route("**/tap", first_busy)
+    press(target(page, "stock"), device)
+    game.tap("stock")
+    expect(page.locator("#status")).to_have_text(BUSY)
+    wait_idle(page)
+    assert len(sent) == 2 and sent[0] == sent[1], "the same tap, sent again once"
+    assert_board(page, game, lang, "the draw made after the busy answer")
 
 
 @pytest.mark.parametrize(("device", "lang"), [("phone", "en"), ("desktop", "vi")])

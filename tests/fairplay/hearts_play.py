@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+import threading
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 
 import httpx
+
+from app.web.hearts.thinking import THINKING
 
 API = "/api/hearts/games"
 
@@ -35,3 +40,20 @@ async def play_to_the_end(
         if state["phase"] != "match_over":
             check(state)
     return state
+
+
+@asynccontextmanager
+async def bots_busy() -> AsyncIterator[None]:
+    """Fills the bots' queue, up to its expected wait, with work that waits until the block
+    ends."""
+    gate = threading.Event()
+    tasks = []
+    while THINKING.expected_wait() <= THINKING.max_wait:
+        tasks.append(asyncio.create_task(THINKING.run(gate.wait)))
+        await asyncio.sleep(0)  # the task is admitted when it first runs
+    assert THINKING.admitted == len(tasks)
+    try:
+        yield
+    finally:
+        gate.set()
+        await asyncio.gather(*tasks)

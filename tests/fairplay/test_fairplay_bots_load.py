@@ -9,16 +9,13 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import threading
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 from app.bots.driver import pass_for_bots, play_bots
 from app.rules.cards import card_text, parse_card
 from app.rules.hearts import HUMAN, HeartsMatch
 from app.web.hearts.thinking import THINKING
-from tests.fairplay.hearts_play import API
+from tests.fairplay.hearts_play import API, bots_busy
 
 HARD = "HT1-H-AAAAAAC"
 
@@ -30,20 +27,6 @@ async def playing(client, deal: str = HARD) -> dict:
                                json={"cards": state["hand"][:3], "version": state["version"]})
     assert answer.status_code == 200
     return answer.json()
-
-
-@asynccontextmanager
-async def bots_busy() -> AsyncIterator[None]:
-    """Fills the bots' queue with work that waits until the block ends."""
-    gate = threading.Event()
-    tasks = [asyncio.create_task(THINKING.run(gate.wait)) for _ in range(THINKING.limit)]
-    await asyncio.sleep(0)  # each task is admitted when it first runs
-    assert THINKING.admitted == THINKING.limit
-    try:
-        yield
-    finally:
-        gate.set()
-        await asyncio.gather(*tasks)
 
 
 async def test_parallel_copies_of_one_play_cost_one_search(client):
@@ -73,7 +56,7 @@ async def test_a_full_queue_is_busy_and_changes_nothing(client):
         tapped = await client.post(url, headers={"hx-request": "true"},
                                    data={"card": body["card"], "version": str(body["version"])})
         assert tapped.status_code == 503 and tapped.headers["retry-after"] == "1"
-        assert 'id="status"' in tapped.text and "many players at once" in tapped.text
+        assert 'id="status"' in tapped.text and "the page tries again" in tapped.text
         assert (await client.get(f"{API}/{state['game_id']}")).json() == state
     assert (await client.post(f"/api{url}", json=body)).status_code == 200
 

@@ -1,11 +1,13 @@
 """The turn limit, and the bot taking over a seat and giving it back, with the app's clock
-moved by the test (the table clock of app/web/hearts/tables/clock.py acts on that clock)."""
+moved by the test (the table clock of app/web/hearts/tables/clock.py acts on that clock) while
+both players' pages keep their event stream open (so only the turn limit acts)."""
 
 from __future__ import annotations
 
 import asyncio
 
 import pytest
+from clocked import pass_time
 
 LIMIT = 15
 
@@ -20,32 +22,33 @@ async def changed(client, url: str, version: int) -> dict:
     pytest.fail("the table clock did not act")
 
 
-async def test_turn_limit_bot_takes_over_and_gives_back(new_client, clock):
+async def test_turn_limit_bot_takes_over_and_gives_back(app, new_client, clock):
     south, north = new_client(), new_client()
     created = await south.post(
         "/api/hearts/tables", json={"bot_level": "easy", "turn_seconds": LIMIT, "name": "An"}
     )
-    url = f"/api/hearts/tables/{created.json()['table_id']}"
+    table_id = created.json()["table_id"]
+    url = f"/api/hearts/tables/{table_id}"
     assert (await north.post(f"{url}/seats", json={"seat": 2, "name": "Lan"})).status_code == 200
     view = (await south.post(f"{url}/start")).json()
     assert view["phase"] == "passing" and view["turn_deadline"] == LIMIT
 
-    clock.advance(LIMIT - 1)  # not yet: nothing happens
+    await pass_time(app, clock, table_id, LIMIT - 1)  # not yet: nothing happens
     await asyncio.sleep(0.6)
     assert (await south.get(url)).json()["version"] == view["version"]
 
-    clock.advance(2)  # both players ran out of time: the Normal bot passes for them
+    # Both players ran out of time: the Normal bot passes for them.
+    await pass_time(app, clock, table_id, 2)
     view = await changed(south, url, view["version"])
     assert view["phase"] == "playing" and len(view["passed"]) == 3
     assert [s["autoplayed"] for s in view["seats"]] == [True, False, True, False]
     assert not any(s["away"] for s in view["seats"])
-    # No page of theirs has the event stream open: nobody is connected.
-    assert not any(s["connected"] for s in view["seats"])
+    assert [s["connected"] for s in view["seats"]] == [True, False, True, False]
 
     # Whoever is to play next among the two players runs out of time again: away.
     turn = view["turn"]
     assert turn in (0, 2)
-    clock.advance(LIMIT + 1)
+    await pass_time(app, clock, table_id, LIMIT + 1)
     view = await changed(south, url, view["version"])
     seat = view["seats"][turn]
     assert seat["autoplayed"] and seat["away"]

@@ -42,8 +42,10 @@ def test_presence_follows_them():
     streams = [StreamSeen(0, 100.0, True), StreamSeen(2, 100.0, False)]
     fresh = Presence.of(streams, 102.9, waits)
     assert fresh.connected == (True, False, False, False)
-    assert fresh.gone_at(0) is None and fresh.gone_at(1) is None
-    assert fresh.gone_at(2) == 105.0
+    started = 90.0  # the match; seat 1 never opened a stream, so it counts from here
+    assert fresh.gone_at(0, started) is None
+    assert fresh.gone_at(1, started) == 95.0
+    assert fresh.gone_at(2, started) == 105.0
     stale = Presence.of(streams, 103.1, waits)
     assert stale.connected == (False,) * 4
-    assert stale.gone_at(0) == 105.0
+    assert stale.gone_at(0, started) == 105.0

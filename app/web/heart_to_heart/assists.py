@@ -24,8 +24,6 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Literal
 
-from starlette.concurrency import run_in_threadpool
-
 from app.rules.heart_to_heart import (
     ALL_REMOVED,
     HEART_SIZE,
@@ -40,6 +38,7 @@ from app.rules.heart_to_heart import (
 from app.rules.heart_to_heart_solver import is_winnable, layout_is_winnable, solve_moves
 from app.store import GameStore
 from app.web.heart_to_heart import service
+from app.web.hearts.thinking import THINKING
 from app.web.i18n import translator
 
 
@@ -108,10 +107,12 @@ async def ask(
     store: GameStore, session_id: str, game_id: str, version: int | None, timing: service.Timing
 ) -> tuple[service.HeartToHeartTurn, Hint]:
     """Take a hint in this session's game (marking it assisted) and compute it. Looking back
-    through the undo history may solve up to a hundred positions: that runs off the event
-    loop."""
+    through the undo history may solve up to a hundred positions: that waits its turn in the
+    bots' queue (app/web/hearts/thinking.py), which a full queue refuses before anything is
+    marked."""
+    THINKING.check_room()
     turn = await service.apply_action(store, session_id, game_id, version, take_hint, timing)
-    return turn, await run_in_threadpool(hint_of, turn.after.game)
+    return turn, await THINKING.run(hint_of, turn.after.game)
 
 
 def can_finish(game: HeartToHeartGame) -> bool:
@@ -233,7 +234,8 @@ async def review(
     store: GameStore, session_id: str, game_id: str, version: int | None, timing: service.Timing
 ) -> tuple[service.HeartToHeartTurn, WhereLost]:
     """Where this session's game (held at ``version``; None: as it is) was lost, with the game
-    as it is after asking (marked assisted when it is still in play). The solver runs off the
-    event loop."""
+    as it is after asking (marked assisted when it is still in play). The solver waits its
+    turn in the bots' queue, as a hint does."""
+    THINKING.check_room()
     turn = await service.apply_action(store, session_id, game_id, version, consult, timing)
-    return turn, await run_in_threadpool(where_lost, turn.after.game)
+    return turn, await THINKING.run(where_lost, turn.after.game)

@@ -8,14 +8,13 @@ review of a hand in app/web/hearts/review.py.
 
 from __future__ import annotations
 
-from starlette.concurrency import run_in_threadpool
-
 from app.bots import decision_seed, hard
 from app.rules.hearts import HUMAN, HeartsView
 from app.store import GameStore
 from app.web.games import Loaded, StaleVersion
 from app.web.hearts import service
 from app.web.hearts.service import LoadedMatch
+from app.web.hearts.thinking import THINKING
 
 
 def hint_cards(view: HeartsView) -> int:
@@ -33,12 +32,13 @@ async def ask(
     store: GameStore, session_id: str, game_id: str, version: int | None
 ) -> tuple[LoadedMatch, int]:
     """The hint for this session's match held at ``version`` (None: as it is), and the match
-    after it (stored again, marked assisted, when this is its first hint). The search runs off
-    the event loop."""
+    after it (stored again, marked assisted, when this is its first hint). The search waits
+    its turn in the bots' queue (app/web/hearts/thinking.py: Busy when it is full)."""
+    THINKING.check_room()  # a full queue answers before the match is even read
     loaded = await service.owned(store, session_id, game_id)
     if version is not None and version != loaded.stored.version:
         raise StaleVersion(loaded)
-    cards = await run_in_threadpool(hint_cards, loaded.game.view(HUMAN))
+    cards = await THINKING.search(hint_cards, loaded.game.view(HUMAN))
     if cards and not loaded.game.assisted:
         match = loaded.game.copy()
         match.mark_assisted()

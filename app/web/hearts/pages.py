@@ -14,7 +14,6 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
-from starlette.concurrency import run_in_threadpool
 
 from app.rules.cards import cards_in
 from app.rules.deal_codes import DealCode, DealCodeError
@@ -27,7 +26,7 @@ from app.web.games import StaleVersion, unstored_id
 from app.web.hearts import assists, service
 from app.web.hearts.dealer import dealer
 from app.web.hearts.forms import MoveFormDep, PassFormDep, PlayFormDep
-from app.web.hearts.review import review
+from app.web.hearts.review import Reviews, review
 from app.web.hearts.service import LoadedMatch, MoveRefused, Seen
 from app.web.hearts.table import (
     TEMPLATE,
@@ -44,6 +43,7 @@ from app.web.hearts.table import (
     table_pieces,
 )
 from app.web.hearts.texts import deal_error_message, refusal_text, seat_names
+from app.web.hearts.thinking import THINKING
 from app.web.i18n import Translator, translator
 from app.web.pieces import Piece, Pieces, answer, render_once, status
 from app.web.preferences import PlayHelp, request_settings, save_settings
@@ -215,7 +215,13 @@ async def hearts_review(
     if view.phase not in ("hand_over", "match_over") or len(view.tricks) != 13:
         rows: list[ReviewRow] = []
     else:
-        rows = review_rows(await run_in_threadpool(review, view), tr)
+        reviews: Reviews = request.app.state.reviews
+        key = (game_id, view.hand_number, found.stored.version)
+        judged = reviews.get(key)
+        if judged is None:
+            judged = await THINKING.search(review, view)
+            reviews.keep(key, judged)
+        rows = review_rows(judged, tr)
     return answer(render_once(TEMPLATE, Piece.of("review", rows=tuple(rows)), lang))
 
 

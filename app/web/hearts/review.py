@@ -8,6 +8,7 @@ read, so the review knows no more than the player did.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 from app.bots import decision_seed, hard
@@ -17,6 +18,7 @@ from app.rules.hearts_core import HAND_SIZE, HEARTS_MASK, NUM_SEATS, legal_mask
 
 # A play that the search expects to cost at least this many points more than its best card.
 COSTLY_POINTS = 0.5
+REVIEWS_KEPT = 512  # about 15 kB each
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,8 +87,8 @@ def decision_views(end: HeartsView) -> list[tuple[HeartsView, int]]:
 
 
 def review(end: HeartsView) -> list[Decision]:
-    """Each decision of the finished hand with the search's expected points (CPU-heavy: run it
-    off the event loop)."""
+    """Each decision of the finished hand with the search's expected points (CPU-heavy: the
+    page runs it in the search processes, app/web/hearts/thinking.py, and keeps it)."""
     judged = []
     for view, chosen in decision_views(end):
         if view.phase == "passing":
@@ -101,3 +103,28 @@ def review(end: HeartsView) -> list[Decision]:
                 advice.points[advice.best],
             ))
     return judged
+
+
+ReviewKey = tuple[str, int, int]  # game id, hand number, the game's version
+
+
+class Reviews:
+    """The hands reviewed lately: a hand's review is computed once (about 33 ms of search) and
+    kept, however many times its dialog is opened or reloaded. One object, owned by the app
+    (``app.state.reviews``); the least recently asked for goes first."""
+
+    def __init__(self, size: int = REVIEWS_KEPT) -> None:
+        self._size = size
+        self._kept: OrderedDict[ReviewKey, list[Decision]] = OrderedDict()
+
+    def get(self, key: ReviewKey) -> list[Decision] | None:
+        found = self._kept.get(key)
+        if found is not None:
+            self._kept.move_to_end(key)
+        return found
+
+    def keep(self, key: ReviewKey, decisions: list[Decision]) -> None:
+        self._kept[key] = decisions
+        self._kept.move_to_end(key)
+        if len(self._kept) > self._size:
+            self._kept.popitem(last=False)

@@ -9,8 +9,16 @@ A turn (the player's action and the bots' answer, app/web/hearts/service.py) run
   bots think, and one search does not hold the server's GIL;
 - one at a time per session (:meth:`Thinking.turn_of`): a second request of the same session
   waits for the first, then finds its version stale and costs nothing;
-- behind a bounded queue: past ``waiting`` turns waiting for a thread, the room is
-  :class:`~app.web.errors.Busy` (503 with Retry-After) instead of answering ever later.
+- behind a queue bounded by waiting time, not by count: a turn is refused, the room
+  :class:`~app.web.errors.Busy` (503 with Retry-After), only when the work already admitted
+  would make it wait more than ``MAX_WAIT_SECONDS`` (the work ahead of it, times the recent cost
+  of one piece of work as measured here, over the threads), instead of answering ever later.
+  Turns of a cheap bot admit many at once; searches that take long admit few.
+
+The assists that search go through the same queue, so many people asking for reviews cannot
+slow the room either: a Hearts hint or hand review (Hard's search) in the search processes, at
+their lower priority (:meth:`Thinking.search`); a Heart to Heart hint or "where was it lost"
+(the solver, a few ms) in the bots' threads (:meth:`Thinking.run`).
 """
 
 from __future__ import annotations
@@ -21,8 +29,15 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Callable
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import (
+    BrokenExecutor,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+)
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 from weakref import WeakValueDictionary
@@ -35,7 +50,11 @@ T = TypeVar("T")
 logger = logging.getLogger(__name__)
 
 CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-WAITING_PER_CORE = 4
+MAX_WAIT_SECONDS = 1.0  # the longest expected wait for a thread a turn is admitted with
+# The cost of one piece of work (seconds in a thread or a search process) before any was
+# measured: a Hard turn's, the dearest turn, so a cold start does not admit a flood.
+FIRST_COST_SECONDS = 0.05
+COST_WEIGHT = 0.1  # how much the last piece of work moves the recent cost (a moving average)
 RETRY_AFTER_SECONDS = 1
 SEARCH_NICENESS = 10
 
@@ -72,6 +91,13 @@ class Searches(Executor):
             self._pool.shutdown(wait, cancel_futures=cancel_futures)
 
 
+def timed(work: Callable[..., T], *args: object) -> tuple[T, float]:
+    """``work(*args)`` and the seconds it took (where it ran: a thread or a search process)."""
+    start = time.perf_counter()
+    result = work(*args)
+    return result, time.perf_counter() - start
+
+
 class Thinking:
     """The pools the bots think in, the per-session turns and the bounded queue.
 
@@ -79,11 +105,12 @@ class Thinking:
     and :meth:`close` stops them; a later use starts them again.
     """
 
-    def __init__(self, workers: int = CORES, waiting: int = WAITING_PER_CORE * CORES) -> None:
+    def __init__(self, workers: int = CORES, max_wait: float = MAX_WAIT_SECONDS) -> None:
         self.workers = workers
-        self.limit = workers + waiting  # turns admitted: running or waiting for a thread
-        self.admitted = 0
-        self.turns = 0  # turns admitted so far (each one is the bots' decisions)
+        self.max_wait = max_wait
+        self.admitted = 0  # pieces of work running or waiting for a thread
+        self.cost = FIRST_COST_SECONDS  # the recent cost of one, measured where it ran
+        self.turns = 0  # work admitted so far: turns (the bots' decisions) and searching assists
         self._threads: ThreadPoolExecutor | None = None
         self._processes: Searches | None = None
         self._sessions: WeakValueDictionary[str, asyncio.Lock] = WeakValueDictionary()
@@ -95,18 +122,40 @@ class Thinking:
             lock = self._sessions[session_id] = asyncio.Lock()
         return lock
 
+    def expected_wait(self) -> float:
+        """How long a piece of work admitted now would wait for a thread: the work ahead of
+        it, less the threads free, at the recent cost of one, over the threads."""
+        ahead = self.admitted + 1 - self.workers
+        return max(0, ahead) * self.cost / self.workers
+
     def check_room(self) -> None:
-        """Busy when the queue is full: a request may ask before it spends anything."""
-        if self.admitted >= self.limit:
+        """Busy when the expected wait is past ``max_wait``: a request may ask before it
+        spends anything."""
+        if self.expected_wait() > self.max_wait:
             raise Busy(RETRY_AFTER_SECONDS)
 
     async def run(self, work: Callable[..., T], *args: object) -> T:
         """``work(*args)`` in the bots' threads; Busy at once when the queue is full."""
         self.check_room()
+        return await self._admitted(self._thread_pool().submit(timed, work, *args))
+
+    async def search(self, work: Callable[..., T], *args: object) -> T:
+        """``work(*args)`` (a module's function, its arguments picklable) in the search
+        processes, admitted by the same queue as the bots' turns; Busy when it is full."""
+        self.check_room()
+        self._thread_pool()
+        assert self._processes is not None
+        try:
+            return await self._admitted(self._processes.submit(timed, work, *args))
+        except BrokenExecutor:  # its process died (killed, out of memory): here instead
+            return await self.run(work, *args)
+
+    async def _admitted(self, future: Future[tuple[T, float]]) -> T:
+        """Counts ``future`` in the queue until it is done; its cost goes into the recent
+        cost."""
         loop = asyncio.get_running_loop()
         self.admitted += 1
         self.turns += 1
-        future = self._thread_pool().submit(work, *args)
 
         def release(_: object) -> None:
             # When the work ends (or is cancelled before it starts), not when the request stops
@@ -115,7 +164,9 @@ class Thinking:
                 loop.call_soon_threadsafe(self._release)
 
         future.add_done_callback(release)
-        return await asyncio.wrap_future(future)
+        result, seconds = await asyncio.wrap_future(future)
+        self.cost += COST_WEIGHT * (seconds - self.cost)
+        return result
 
     def _release(self) -> None:
         self.admitted -= 1
@@ -134,6 +185,7 @@ class Thinking:
                 pool.shutdown(wait=True, cancel_futures=True)
         self._threads = self._processes = None
         self.admitted = 0
+        self.cost = FIRST_COST_SECONDS
 
 
 THINKING = Thinking()

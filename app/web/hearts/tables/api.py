@@ -230,7 +230,8 @@ async def take_seat(table_id: str, body: SitDown, request: Request, visit: Visit
     if isinstance(name, JSONResponse):
         return name
     return await apply(
-        request, visit, table_id, None, sit_named(visit.session_id, name, body.seat)
+        request, visit, table_id, None, sit_named(visit.session_id, name, body.seat),
+        restarts_turn=False,
     )
 
 
@@ -245,7 +246,7 @@ async def start_table(
     seconds: int | bool | None = False
     if body is not None and "turn_seconds" in body.model_fields_set:
         seconds = body.turn_seconds
-    change = service.start(visit.session_id, level, seconds)
+    change = service.start(visit.session_id, level, seconds, visit.clock())
     return await apply(request, visit, table_id, None, change, slow=True)
 
 
@@ -277,7 +278,7 @@ async def table_next_hand(
 
 @table_action(
     "back",
-    "Take the seat back from the bot after being away",
+    "Take the seat back from the bot after being away (409 when the seat is not away)",
 )
 async def table_back(
     table_id: str,
@@ -286,7 +287,8 @@ async def table_back(
     body: Annotated[VersionBody | None, Body()] = None,
 ):
     await service.seen_back(visit.store, table_id, visit.session_id)
-    return await apply(request, visit, table_id, version_of(body), service.back(visit.session_id))
+    back = service.back(visit.session_id, visit.clock())
+    return await apply(request, visit, table_id, version_of(body), back, restarts_turn=False)
 
 
 @table_action(
@@ -314,7 +316,9 @@ async def table_react(table_id: str, body: React, request: Request, visit: Visit
     "`CARDROOM_TABLE_AWAY_GRACE_SECONDS`: longer than a reload or a network blip) is "
     "`away`, as is a player who let two turns in a row run past the limit: the Normal bot "
     "plays the seat at once, from that seat's view only, until the player comes back "
-    "(`POST …/back`). A client that never opens the stream is judged by the turn limit alone.",
+    "(`POST …/back`, refused with 409 when the seat is not away; it leaves the turn limit "
+    "running). A client that never opens the stream is away the same way, from the start of "
+    "the match: a script playing a seat keeps this stream open.",
     responses={
         # Refusals are JSON even here, where the answer itself is an event stream.
         status: {

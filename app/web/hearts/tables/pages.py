@@ -61,19 +61,21 @@ async def nickname(visit: Visit, raw: str) -> str:
 
 
 async def change(visit: Visit, table_id: str, version: int | None, apply: service.Change,
-                 request: Request) -> Table:
+                 request: Request, *, restarts_turn: bool = True) -> Table:
     """Apply ``apply`` to the table; a refusal is an error page (TableRefused: see seat_move,
     which answers a seat's refused move with the table as it is)."""
-    table = await service.change(visit.store, table_id, version, apply, visit.clock, slow=True)
+    table = await service.change(visit.store, table_id, version, apply, visit.clock, slow=True,
+                                 restarts_turn=restarts_turn)
     request.app.state.table_clock.note(table)
     return table
 
 
 async def change_or_error_page(
-    visit: Visit, table_id: str, apply: service.Change, request: Request
+    visit: Visit, table_id: str, apply: service.Change, request: Request, *,
+    restarts_turn: bool = True,
 ) -> Table:
     try:
-        return await change(visit, table_id, None, apply, request)
+        return await change(visit, table_id, None, apply, request, restarts_turn=restarts_turn)
     except TableRefused as refused:
         raise PageError(refused.status, refused_text(refused, translator(visit.lang))) from None
 
@@ -120,7 +122,7 @@ async def table_sit(
 ) -> Response:
     cleaned = await nickname(visit, form.name)
     sit = sit_named(visit.session_id, cleaned, form.seat)
-    await change_or_error_page(visit, table_id, sit, request)
+    await change_or_error_page(visit, table_id, sit, request, restarts_turn=False)
     return to_table(table_id)
 
 
@@ -131,7 +133,7 @@ async def table_start(
     if not service.settings_valid(form.level, form.seconds):
         raise PageError(400, translator(visit.lang).gettext(
             "Pick a level and a turn limit of 15 to 120 seconds, or none."))
-    start = service.start(visit.session_id, form.level, form.seconds)
+    start = service.start(visit.session_id, form.level, form.seconds, visit.clock())
     await change_or_error_page(visit, table_id, start, request)
     return to_table(table_id)
 
@@ -207,7 +209,12 @@ async def table_react(
 @router.post("/t/{table_id}/back", name="table_back")
 async def table_back(table_id: str, request: Request, visit: VisitDep) -> Response:
     await service.seen_back(visit.store, table_id, visit.session_id)
-    await change_or_error_page(visit, table_id, service.back(visit.session_id), request)
+    back = service.back(visit.session_id, visit.clock())
+    try:
+        await change(visit, table_id, None, back, request, restarts_turn=False)
+    except TableRefused as refused:
+        if refused.reason != "not_away":  # a second tap finds the seat back already
+            raise PageError(refused.status, refused_text(refused, translator(visit.lang))) from None
     return to_table(table_id)
 
 

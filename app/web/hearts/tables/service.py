@@ -11,10 +11,12 @@ turn runs past its limit or a player has gone), never in an event stream.
 
 Away: a player is away, and the Normal bot plays for them at once, after letting two turns in a
 row run past the limit, or when the page has had no event stream open for ``Waits.grace``
-seconds (long enough for a reload or a network blip). One tap ("I'm back", ``back``) gives the
-seat back. A client that never opens the event stream (a script on the API) is judged by the
-turn limit alone. Any process may apply a change: the compare-and-set makes sure only one of two
-at once does, and the other retries on the table as it then is.
+seconds (long enough for a reload or a network blip), counted from the start of the match for a
+seat that never opened one (a script on the API too): so a table without a turn limit cannot be
+held by an absent player either. One tap ("I'm back", ``back``) gives the seat back; neither it
+nor sitting again moves the turn limit, or calling them in a loop would stall the table. Any
+process may apply a change: the compare-and-set makes sure only one of two at once does, and
+the other retries on the table as it then is.
 """
 
 from __future__ import annotations
@@ -97,6 +99,7 @@ class Table:
     seats: list[Seat]
     match: HeartsMatch | None = None
     changed_at: float = 0.0  # when the table last changed: the turn limit counts from here
+    started_at: float = 0.0  # when the match started: a seat's presence counts from here
     log: list[list[Any]] = field(default_factory=list)  # [version, hand, [[seat, card], ...]]
     # [version, seat, reaction, when]
     reactions: list[list[Any]] = field(default_factory=list)
@@ -115,6 +118,8 @@ class Table:
             [Seat(**seat) for seat in state["seats"]],
             None if match is None else HeartsMatch.from_json(match),
             state["changed_at"],
+            # A table started before this was kept counts from its last change.
+            state.get("started_at", state["changed_at"]),
             state["log"],
             # Reactions stored before they had a time count as long past.
             [r if len(r) == 4 else [*r[:3], 0.0] for r in state["reactions"]],
@@ -131,6 +136,7 @@ class Table:
             ],
             "match": None if self.match is None else self.match.to_json(),
             "changed_at": self.changed_at,
+            "started_at": self.started_at,
             "log": self.log,
             "reactions": self.reactions,
         }
@@ -165,11 +171,13 @@ class Table:
             return {}
         return {
             n: at for n, seat in enumerate(self.seats)
-            if seat.human and not seat.away and (at := presence.gone_at(n)) is not None
+            if seat.human and not seat.away
+            and (at := presence.gone_at(n, self.started_at)) is not None
         }
 
     def gone(self, presence: Presence, now: float) -> list[int]:
-        """The players who had an event stream and have had none open for the grace period."""
+        """The players who have had no event stream open for the grace period (since the match
+        started, for one who never had one)."""
         return [n for n, at in self._gone_at(presence).items() if at <= now]
 
     def next_gone(self, presence: Presence) -> float | None:
@@ -232,12 +240,13 @@ class Presence:
             last[stream.seat] = stream.seen_at if seen is None else max(seen, stream.seen_at)
         return cls(tuple(connected), tuple(last), waits.grace)
 
-    def gone_at(self, seat: int) -> float | None:
-        """When a seat without an open stream counts as gone (None: it has one, or never had)."""
-        seen = self.last_seen[seat]
-        if self.connected[seat] or seen is None:
+    def gone_at(self, seat: int, started_at: float) -> float | None:
+        """When a seat without an open stream counts as gone (None: it has one): the grace period
+        after its last stream was last heard of, and never sooner after the match started."""
+        if self.connected[seat]:
             return None
-        return seen + self.grace
+        seen = self.last_seen[seat]
+        return max(started_at, seen or started_at) + self.grace
 
 
 async def presence(store: GameStore, table_id: str, now: float, waits: Waits) -> Presence:
@@ -342,6 +351,9 @@ def settings_valid(bot_level: str, turn_seconds: int | None) -> bool:
 
 
 def sit(session_id: str, name: str, wanted: int | None) -> Change:
+    """A seat for the caller (before the match), or a new name on theirs. Meant to be applied
+    with ``restarts_turn`` False: it is no move."""
+
     def apply(table: Table) -> list[PlayedCard]:
         mine = table.seat_of(session_id)
         if mine is not None:
@@ -363,7 +375,9 @@ def sit(session_id: str, name: str, wanted: int | None) -> Change:
     return apply
 
 
-def start(session_id: str, bot_level: str | None, turn_seconds: int | bool | None) -> Change:
+def start(
+    session_id: str, bot_level: str | None, turn_seconds: int | bool | None, now: float
+) -> Change:
     """``turn_seconds``: False keeps the table's setting."""
 
     def apply(table: Table) -> list[PlayedCard]:
@@ -376,6 +390,7 @@ def start(session_id: str, bot_level: str | None, turn_seconds: int | bool | Non
         if turn_seconds is not False:
             table.turn_seconds = turn_seconds if isinstance(turn_seconds, int) else None
         table.match = HeartsMatch.new(random_code(LEVEL_LETTERS[table.bot_level]))
+        table.started_at = now
         return bots_answer(table)
 
     return apply
@@ -429,15 +444,22 @@ def next_hand(match: HeartsMatch, seat: int) -> None:
     match.next_hand()
 
 
-def back(session_id: str) -> Change:
-    """A player who was away takes the seat back from the bot."""
+def back(session_id: str, now: float) -> Change:
+    """A player who was away takes the seat back from the bot; refused (not_away) when the
+    seat is not away. Meant to be applied with ``restarts_turn`` False: a wait that is running
+    keeps its deadline, and only a table that awaited nobody starts one."""
 
     def apply(table: Table) -> list[PlayedCard]:
         seat = table.seat_of(session_id)
         if seat is None:
             raise TableRefused(403, "not_seated", table)
+        if not table.seats[seat].away:
+            raise TableRefused(409, "not_away", table)
+        awaited = table.deadline() is not None
         table.seats[seat].away = False
         table.seats[seat].misses = 0
+        if not awaited:
+            table.changed_at = now
         return []
 
     return apply
@@ -446,9 +468,11 @@ def back(session_id: str) -> Change:
 async def seen_back(store: GameStore, table_id: str, session_id: str) -> None:
     """A player taking their seat back counts as seen now, before the seat is theirs again:
     they then have the grace period to open the event stream (a page does at once) before the
-    clock finds them gone again."""
-    seat = (await load(store, table_id)).seat_of(session_id)
-    if seat is not None:
+    clock finds them gone again. Only a seat that is away: a present one calling ``back``
+    must not put off being found gone."""
+    table = await load(store, table_id)
+    seat = table.seat_of(session_id)
+    if seat is not None and table.seats[seat].away:
         await store.table_stream_closed(table_id, seat, "")
 
 
