@@ -59,6 +59,9 @@ class Settings(BaseSettings):
     game_ttl_days: int = Field(default=30, ge=1)
     # Where players reach the site, for links they copy elsewhere; "" gives relative links.
     public_url: str = ""
+    # Multiplies every rate-limit budget (app/web/limits.py); 0 turns the limits off, for a
+    # proxy in front that limits already, or many players behind one address.
+    rate_limit_scale: float = Field(default=1.0, ge=0, allow_inf_nan=False)
 
     @field_validator("secret_key")
     @classmethod
