@@ -18,7 +18,7 @@ from app.main import create_app
 from app.rules.heart_to_heart import new_game
 from app.rules.heart_to_heart_solver import solve
 from app.settings import Settings
-from app.web.limits import CREATIONS, MOVES
+from app.web.limits import CREATIONS, MOVES, Budget, RateLimitMiddleware
 from tests.conftest import BASE_URL, Clock
 from tests.reliability.cardroom_pages import HX, h2h_board, h2h_version
 
@@ -212,3 +212,22 @@ async def test_two_instances_on_one_redis_share_the_limit(two_instances, browser
         assert refused.status_code == 429 and refused.headers["retry-after"] == "45"
     clock.advance(45)
     assert (await create(second)).status_code == 201
+
+
+async def test_a_store_that_cannot_count_answers_503_not_500(room, browser):
+    await room.state.store.close()
+    answer = await create(browser())
+    assert answer.status_code == 503
+    assert answer.json()["error"]["code"] == "store_unavailable"
+    assert answer.headers["retry-after"]
+
+
+@pytest.mark.parametrize("scale", [-1, float("nan"), float("inf")])
+def test_the_scale_is_a_finite_number_not_below_zero(settings, scale):
+    with pytest.raises(ValueError, match="rate_limit_scale"):
+        Settings(**{**settings.model_dump(), "rate_limit_scale": scale})
+
+
+def test_a_scale_multiplies_every_budget_and_keeps_at_least_one():
+    assert RateLimitMiddleware(None, 2).moves == Budget("moves", 10, 300, 1200)
+    assert RateLimitMiddleware(None, 0.001).creations == Budget("new", 60, 1, 1)
