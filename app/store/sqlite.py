@@ -113,13 +113,13 @@ CREATE TABLE IF NOT EXISTS table_streams (
     PRIMARY KEY (table_id, seat, stream)
 );
 CREATE INDEX IF NOT EXISTS table_streams_by_age ON table_streams (seen_at);
--- a rate-limit bucket's requests in the window ending at `until`
+-- a rate-limit bucket's requests in the window ending at `until` (no index by age: one row
+-- per bucket in use, which the hourly purge reads whole)
 CREATE TABLE IF NOT EXISTS rate_counts (
     bucket TEXT PRIMARY KEY,
     until  INTEGER NOT NULL,
     taken  INTEGER NOT NULL
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS rate_counts_by_age ON rate_counts (until);
 """
 
 # Tuned for a tap's write of a few kB: ~3 WAL pages each, so a checkpoint every ~750 pages.
@@ -569,22 +569,24 @@ class SqliteStore:
     async def take_allowance(self, buckets: Sequence[tuple[str, int]], window: int) -> float:
         conn = self._db()
 
+        names = [bucket for bucket, _ in buckets]
+        marks = ", ".join("?" * len(names))
+
         def take() -> float:
             now = self._clock()
             until = window_end(now, window)
-            for bucket, limit in buckets:
-                row = conn.execute(
-                    "SELECT taken FROM rate_counts WHERE bucket = ? AND until = ?",
-                    (bucket, until),
-                ).fetchone()
-                if row is not None and row[0] >= limit:
-                    return until - now
+            taken = dict(conn.execute(
+                f"SELECT bucket, taken FROM rate_counts WHERE until = ? AND bucket IN ({marks})",
+                (until, *names),
+            ).fetchall())
+            if any(taken.get(bucket, 0) >= limit for bucket, limit in buckets):
+                return until - now
             # A row of an earlier window starts again at 1 (SET reads the row's old values).
             conn.executemany(
                 "INSERT INTO rate_counts (bucket, until, taken) VALUES (?, ?, 1)"
                 " ON CONFLICT (bucket) DO UPDATE SET until = excluded.until,"
                 " taken = CASE WHEN until = excluded.until THEN taken + 1 ELSE 1 END",
-                [(bucket, until) for bucket, _ in buckets],
+                [(bucket, until) for bucket in names],
             )
             return 0.0
 

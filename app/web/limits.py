@@ -26,6 +26,7 @@ a session cookie has a fresh session, so only its address counts for it.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import math
 import re
@@ -66,7 +67,11 @@ def address_of(scope: Scope) -> str:
     client = scope.get("client")
     if not client:  # a Unix socket, say: every such request shares one bucket
         return "-"
-    host = client[0]
+    return _bucket_address(client[0])
+
+
+@functools.lru_cache(maxsize=4096)  # a browser sends many requests from one address
+def _bucket_address(host: str) -> str:
     try:
         address = ipaddress.ip_address(host)
     except ValueError:  # not an address (a test client's name): counted as it is
