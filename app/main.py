@@ -26,6 +26,7 @@ from app.web.hearts.tables.clock import TableClock
 from app.web.hearts.tables.service import Waits
 from app.web.hearts.thinking import THINKING
 from app.web.i18n import load_all
+from app.web.limits import RateLimitMiddleware
 from app.web.security import SecurityMiddleware
 from app.web.session import SessionMiddleware
 from app.web.static_files import assets, serve_static
@@ -91,7 +92,10 @@ def create_app(
         application.include_router(router)
     application.mount("/static", serve_static, name="static")
     install_error_handlers(application)
-    # Added last = outermost: security checks run before anything else, even the session.
+    # Added last = outermost: security checks run before anything else, even the session; the
+    # rate limits need the session, and their answers are compressed like any other.
+    if settings.rate_limit_scale:
+        application.add_middleware(RateLimitMiddleware, scale=settings.rate_limit_scale)
     application.add_middleware(CompressionMiddleware)
     application.add_middleware(
         SessionMiddleware, secret_key=settings.secret_key, secure=settings.secure_cookies

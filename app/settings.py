@@ -65,6 +65,9 @@ class Settings(BaseSettings):
     # store so, and how long a seat may have none open before the Normal bot plays it.
     table_heartbeat_seconds: float = Field(default=4.0, gt=0)
     table_away_grace_seconds: float = Field(default=12.0, gt=0)
+    # Multiplies every rate-limit budget (app/web/limits.py); 0 turns the limits off, for a
+    # proxy in front that limits already, or many players behind one address.
+    rate_limit_scale: float = Field(default=1.0, ge=0, allow_inf_nan=False)
 
     @field_validator("secret_key")
     @classmethod

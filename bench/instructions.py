@@ -56,6 +56,9 @@ async def child(kind: str, count: int, lines: dict[str, list[str]]) -> None:
     from tests.reliability.cardroom_pages import h2h_board
 
     store = Path(tempfile.mkdtemp(prefix="cardroom-instructions-")) / "store.sqlite3"
+    # Many players from one address: the rate limits run (their cost counts), never refuse
+    # (set in the environment, which a checkout from before them ignores: --tree).
+    os.environ["CARDROOM_RATE_LIMIT_SCALE"] = "1000"
     app = create_app(Settings(store_url=f"sqlite:///{store}", secret_key=SECRET_KEY))
     codes = iter(lines)
 

@@ -37,6 +37,9 @@ def settings(tmp_path) -> Settings:
         secret_key="test-secret-key-long-enough-for-the-check",
         secure_cookies=False,
         game_ttl_days=30,
+        # Tests play at machine speed on a clock that stands still, which the rate limits exist
+        # to refuse; tests/web/test_limits.py turns them on.
+        rate_limit_scale=0,
     )
 
 

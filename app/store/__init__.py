@@ -26,6 +26,10 @@ it returns as soon as the table is past a version, whichever process wrote it.
 Presence at a table: each open event stream of a seat says so every few seconds
 (:meth:`GameStore.table_streams_seen`) and once more when it closes; the web layer decides from
 these times who is connected and who has been gone long enough to be away.
+
+Rate limits: :meth:`GameStore.take_allowance` counts requests in fixed windows of the store's
+clock (a window of ``w`` seconds starts at each multiple of ``w``), shared by every process that
+uses the store; the web layer decides what a bucket is and how much it holds.
 """
 
 from __future__ import annotations
@@ -171,6 +175,12 @@ class GameStore(Protocol):
     async def table_streams(self, table_ids: Sequence[str]) -> dict[str, list[StreamSeen]]:
         """By table: every open stream as last heard of, and each seat's last closed one."""
 
+    async def take_allowance(self, buckets: Sequence[tuple[str, int]], window: int) -> float:
+        """One request against each ``(bucket, limit)`` in the current window of ``window``
+        seconds: when every bucket has been taken fewer than its limit times in this window, take
+        one from each and answer 0; else take nothing and answer the seconds until the window
+        ends. Atomic: concurrent calls never take past a limit."""
+
     async def purge_expired(self) -> int:
         """Delete games, tables and profiles not written for ttl_days; returns how many were
         deleted."""
@@ -253,6 +263,11 @@ def stored_game(
     if state is None:
         raise GameUnreadable(f"game {game_id}: the stored state is not a JSON object")
     return StoredGame(game_id, kind, version, state, updated_at)
+
+
+def window_end(now: float, window: int) -> int:
+    """The end of the fixed window of ``window`` seconds that holds ``now``."""
+    return (int(now) // window + 1) * window
 
 
 def ttl_seconds(ttl_days: int) -> int:

@@ -8,6 +8,8 @@ Keys (all under the prefix, `cardroom:` by default):
 - `table:{table_id}`     hash: version, state (JSON), updated_at
 - `streams:{table_id}`   hash: "{seat}:{stream}" -> when that open event stream was last heard of;
   "{seat}:" -> when the seat's last stream closed
+- `rate:{bucket}:{until}` integer: a rate-limit bucket's requests in the window ending at
+  `until` (expires a window after its first request, so once its window is over)
 - channel `table-changed:{table_id}`: the new version, published by each table write; every
   process listens on one pattern subscription and wakes its own waiters (app/store/feed.py)
 
@@ -45,6 +47,7 @@ from app.store import (
     load_object,
     new_table_id,
     stored_game,
+    window_end,
 )
 from app.store.feed import TableWaiters
 
@@ -126,6 +129,22 @@ end
 return 1
 """
 
+# KEYS: the buckets' counters in this window. ARGV: the window in seconds, then each limit.
+# Takes one from every bucket only when none is at its limit.
+TAKE_ALLOWANCE = """
+for i, key in ipairs(KEYS) do
+    if tonumber(redis.call('GET', key) or '0') >= tonumber(ARGV[i + 1]) then
+        return 0
+    end
+end
+for _, key in ipairs(KEYS) do
+    if redis.call('INCR', key) == 1 then
+        redis.call('EXPIRE', key, ARGV[1])
+    end
+end
+return 1
+"""
+
 # Fail a call rather than hang a request when Redis stops answering.
 SOCKET_TIMEOUT = 5.0
 MAX_CONNECTIONS = 50  # per process; more requests in flight queue for a connection
@@ -191,6 +210,7 @@ class RedisStore:
         self._add_result = self._redis.register_script(ADD_RESULT)
         self._rename_results = self._redis.register_script(RENAME_RESULTS)
         self._table_cas = self._redis.register_script(TABLE_COMPARE_AND_SET)
+        self._take_allowance = self._redis.register_script(TAKE_ALLOWANCE)
         self._waiters = TableWaiters(TABLE_POLL, self._table_version)
         self._listener: asyncio.Task[None] | None = None
         self._subscribed = asyncio.Event()
@@ -399,6 +419,16 @@ class RedisStore:
                 with contextlib.suppress(RedisError):
                     await pubsub.aclose()
             await asyncio.sleep(RESUBSCRIBE_DELAY)
+
+    async def take_allowance(self, buckets: Sequence[tuple[str, int]], window: int) -> float:
+        now = self._clock()
+        until = window_end(now, window)
+        keys = [f"{self._prefix}rate:{bucket}:{until}" for bucket, _ in buckets]
+        async with _errors():
+            taken = await self._take_allowance(
+                keys=keys, args=[window, *(limit for _, limit in buckets)]
+            )
+        return 0.0 if taken else until - now
 
     async def purge_expired(self) -> int:
         # Redis deletes expired keys by itself.

@@ -55,6 +55,7 @@ from app.store import (
     load_object,
     new_table_id,
     stored_game,
+    window_end,
 )
 from app.store.feed import TableWaiters
 
@@ -112,6 +113,13 @@ CREATE TABLE IF NOT EXISTS table_streams (
     PRIMARY KEY (table_id, seat, stream)
 );
 CREATE INDEX IF NOT EXISTS table_streams_by_age ON table_streams (seen_at);
+-- a rate-limit bucket's requests in the window ending at `until` (no index by age: one row
+-- per bucket in use, which the hourly purge reads whole)
+CREATE TABLE IF NOT EXISTS rate_counts (
+    bucket TEXT PRIMARY KEY,
+    until  INTEGER NOT NULL,
+    taken  INTEGER NOT NULL
+) WITHOUT ROWID;
 """
 
 # Tuned for a tap's write of a few kB: ~3 WAL pages each, so a checkpoint every ~750 pages.
@@ -558,6 +566,35 @@ class SqliteStore:
 
         return await self._run(read)
 
+    async def take_allowance(self, buckets: Sequence[tuple[str, int]], window: int) -> float:
+        conn = self._db()
+
+        names = [bucket for bucket, _ in buckets]
+        marks = ", ".join("?" * len(names))
+
+        def take() -> float:
+            now = self._clock()
+            until = window_end(now, window)
+            taken = dict(conn.execute(
+                f"SELECT bucket, taken FROM rate_counts WHERE until = ? AND bucket IN ({marks})",
+                (until, *names),
+            ).fetchall())
+            if any(taken.get(bucket, 0) >= limit for bucket, limit in buckets):
+                return until - now
+            # A row of an earlier window starts again at 1 (SET reads the row's old values).
+            conn.executemany(
+                "INSERT INTO rate_counts (bucket, until, taken) VALUES (?, ?, 1)"
+                " ON CONFLICT (bucket) DO UPDATE SET until = excluded.until,"
+                " taken = CASE WHEN until = excluded.until THEN taken + 1 ELSE 1 END",
+                [(bucket, until) for bucket in names],
+            )
+            return 0.0
+
+        wait = await self._run(lambda: _write(conn, take))
+        if not wait:
+            self._after_write()
+        return wait
+
     async def purge_expired(self) -> int:
         self._db()
         loop = asyncio.get_running_loop()
@@ -672,13 +709,22 @@ class SqliteStore:
                 (cutoff, PURGE_BATCH),
             ).rowcount
 
+        def rates_batch() -> int:
+            return conn.execute(
+                "DELETE FROM rate_counts WHERE bucket IN"
+                " (SELECT bucket FROM rate_counts WHERE until <= ? LIMIT ?)",
+                (self._clock(), PURGE_BATCH),
+            ).rowcount
+
         removed = 0
         # Small transactions, so the other connections' writes get in between.
         for batch in (games_batch, profiles_batch, results_batch, tables_batch):
             while count := _write(conn, batch):
                 removed += count
-        while _write(conn, streams_batch):  # not counted: a table's streams go with it
-            pass
+        # Not counted: a table's streams go with it, and rate counts are no one's data.
+        for batch in (streams_batch, rates_batch):
+            while _write(conn, batch):
+                pass
         return removed
 
 

@@ -34,6 +34,7 @@ _TITLES = {
     405: "Not allowed",
     409: "The game changed",
     413: "Too much data",
+    429: "Too many requests",
     422: "This request cannot be used",
     503: "The card room is busy",
 }
@@ -177,24 +178,42 @@ async def store_error_handler(request: Request, exc: StoreError) -> Response:
     return response
 
 
+async def _try_later(
+    request: Request, status_code: int, code: str, message: str, retry_after: int,
+    htmx_message: str | None = None,
+) -> Response:
+    """Nothing was changed, and the same request will do in ``retry_after`` seconds
+    (``message`` is translated already; ``htmx_message``, when given, is what a page's tap
+    says instead)."""
+    response: Response
+    if _is_api(request):
+        response = api_error(status_code, code, message)
+    elif request.headers.get("hx-request") == "true":  # a tap on the table: say it there
+        response = answer(status(htmx_message or message), status_code=status_code)
+    else:
+        response = await error_page(request, status_code, message, None)
+    response.headers["retry-after"] = str(retry_after)
+    return response
+
+
 async def busy_handler(request: Request, exc: Busy) -> Response:
     """The bots' queue is full: nothing was changed, and a moment later it will work."""
     tr = translator(await _language(request))
     message = tr.gettext("The bots are thinking for many players at once. Try again in a moment.")
-    response: Response
-    if _is_api(request):
-        response = api_error(503, "busy", message)
-    elif request.headers.get("hx-request") == "true":
-        # A tap on the table: say it there; the page sends it again after Retry-After
-        # (static/js/taps.js).
-        response = answer(status(tr.gettext(
-            "The bots are thinking for many players at once: the page tries again in a moment,"
-            " by itself."
-        )), status_code=503)
-    else:
-        response = await error_page(request, 503, message, None)
-    response.headers["retry-after"] = str(exc.retry_after)
-    return response
+    # A tap on the table: the page sends it again after Retry-After (static/js/taps.js).
+    again = tr.gettext(
+        "The bots are thinking for many players at once: the page tries again in a moment,"
+        " by itself."
+    )
+    return await _try_later(request, 503, "busy", message, exc.retry_after, htmx_message=again)
+
+
+async def rate_limited(request: Request, retry_after: int) -> Response:
+    """More requests than a person makes (app/web/limits.py): 429, with when to try again."""
+    message = translator(await _language(request)).gettext(
+        "Too many requests in a short time. Wait a few seconds, then try again."
+    )
+    return await _try_later(request, 429, "rate_limited", message, retry_after)
 
 
 def install_error_handlers(app: FastAPI) -> None:

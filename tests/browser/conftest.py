@@ -89,6 +89,8 @@ def base_url(tmp_path_factory) -> Iterator[str]:
         "CARDROOM_STORE_URL": f"sqlite:///{store}",
         "CARDROOM_SECRET_KEY": "browser-test-secret-key-long-enough-for-the-check",
         "CARDROOM_SECURE_COOKIES": "false",
+        # Every test's browser comes from one address, faster than people: no rate limits.
+        "CARDROOM_RATE_LIMIT_SCALE": "0",
     }
     server = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",

@@ -50,6 +50,8 @@ class Server:
             "PYTHONPATH": str(ROOT),
             "CARDROOM_STORE_URL": self.store_url,
             "CARDROOM_SECRET_KEY": SECRET_KEY,
+            # Races at machine speed from one address: no rate limits unless a test asks.
+            "CARDROOM_RATE_LIMIT_SCALE": "0",
             **{f"CARDROOM_{key.upper()}": value for key, value in self.settings.items()},
         }
         command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",

@@ -211,3 +211,48 @@ async def test_close_twice_is_harmless(open_backend):
     store = await open_backend()
     await store.close()
     await store.close()
+
+
+async def test_an_allowance_is_taken_up_to_its_limit_then_refused_until_the_window_ends(
+    store: GameStore, clock, new_session
+):
+    bucket = new_session()
+    clock.advance(15)  # windows start at multiples of their length: 45 s of this one are left
+    assert [await store.take_allowance([(bucket, 3)], 60) for _ in range(3)] == [0, 0, 0]
+    assert await store.take_allowance([(bucket, 3)], 60) == 45
+    clock.advance(44.5)
+    assert await store.take_allowance([(bucket, 3)], 60) == 0.5
+    clock.advance(0.5)  # the next window
+    assert await store.take_allowance([(bucket, 3)], 60) == 0
+
+
+async def test_a_refused_allowance_takes_nothing_from_any_bucket(store: GameStore, new_session):
+    session, address = new_session(), new_session()
+    both = [(address, 5), (session, 2)]
+    assert [await store.take_allowance(both, 10) for _ in range(3)] == [0, 0, 10]
+    # The address gave 2 of its 5: the refusal took none.
+    assert [await store.take_allowance([(address, 5)], 10) for _ in range(4)] == [0, 0, 0, 10]
+
+
+async def test_buckets_and_windows_are_counted_apart(store: GameStore, new_session):
+    alice, bob = new_session(), new_session()
+    assert await store.take_allowance([(alice, 1)], 10) == 0
+    assert await store.take_allowance([(alice, 1)], 10) > 0
+    assert await store.take_allowance([(bob, 1)], 10) == 0
+
+
+async def test_concurrent_takes_never_pass_the_limit(store: GameStore, new_session):
+    bucket = new_session()
+    waits = await asyncio.gather(*(store.take_allowance([(bucket, 10)], 60) for _ in range(50)))
+    assert waits.count(0) == 10
+
+
+async def test_two_stores_on_one_backend_share_allowances(open_backend, new_session):
+    """As several workers, or several instances on one Redis, do."""
+    bucket = new_session()
+    first, second = await open_backend(), await open_backend()
+    assert await first.take_allowance([(bucket, 3)], 60) == 0
+    assert await second.take_allowance([(bucket, 3)], 60) == 0
+    assert await first.take_allowance([(bucket, 3)], 60) == 0
+    assert await second.take_allowance([(bucket, 3)], 60) > 0
+    assert await first.take_allowance([(bucket, 3)], 60) > 0

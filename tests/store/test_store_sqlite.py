@@ -103,6 +103,15 @@ async def test_purge_deletes_only_what_expired(store, db_path, clock, new_sessio
     assert await store.purge_expired() == 0
 
 
+async def test_purge_deletes_the_rate_counts_of_windows_that_ended(store, db_path, clock):
+    await store.take_allowance([("ended", 5)], 60)
+    clock.advance(60)
+    await store.take_allowance([("current", 5)], 60)
+    assert await store.purge_expired() == 0  # rate counts are nobody's data: not counted
+    with sqlite3.connect(db_path) as conn:
+        assert conn.execute("SELECT bucket FROM rate_counts").fetchall() == [("current",)]
+
+
 async def test_purge_works_in_batches(store, db_path, clock, new_session, monkeypatch):
     monkeypatch.setattr(sqlite_store, "PURGE_BATCH", 3)
     alice = new_session()
