@@ -95,7 +95,9 @@
       e.stopPropagation();
       if (action.disabled) return;
       if (action.classList.contains("ht-pass-button")) passChosen(action);
-      else send(action.form.getAttribute("hx-post"), {}, (now) => now && hold(action));
+      else if (action.dataset.action === "next-hand") {
+        send(action.form.getAttribute("hx-post"), {}, (now) => now && window.Cardroom.table?.leaveHand());
+      } else send(action.form.getAttribute("hx-post"), {}, (now) => now && hold(action));
       return;
     }
     const card = e.target.closest("#ht-hand button.card");

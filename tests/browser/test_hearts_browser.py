@@ -23,6 +23,7 @@ from browser_kit import (
 from hearts_mirror import Mirror, pass_choice
 from playwright.sync_api import Page, expect
 
+from app.bots.driver import play_bots
 from app.rules.cards import card_text, cards_in
 from app.rules.deal_codes import DealCode
 from app.web.i18n import translator
@@ -374,3 +375,112 @@ def test_play_a_hand_to_the_score_table(new_page, axe, device, lang):
     expect(page.locator("dialog:modal")).to_have_count(0)
     assert_table(page, mirror, lang, "hand 2 dealt")
     expect(page.get_by_role("button", name=TEXT["pass_right"][lang])).to_be_visible()
+
+
+@cache
+def hold_hand_deal() -> str:
+    """The first deal where, playing as the tests do, hand 4 (no passing) opens with the three
+    bots' cards before the player's turn."""
+    for number in range(100):
+        mirror = hold_hand_mirror(code(number))
+        if len(mirror.view.trick) == 3:
+            return code(number)
+    raise AssertionError("no deal found")
+
+
+def play_hands(mirror: Mirror, hands: int, act=lambda path, body: None) -> None:
+    """Play ``hands`` hands as the tests do, each action also given to ``act``."""
+    for hand in range(hands):
+        chosen = pass_choice(mirror.match)
+        act("pass", {"cards": chosen})
+        mirror.pass_cards(chosen)
+        while mirror.view.phase == "playing":
+            card_ = mirror.legal()[0]
+            act("play", {"card": card_})
+            mirror.play(card_)
+        if hand < hands - 1:
+            act("next-hand", {})
+            mirror.match.next_hand()
+
+
+def hold_hand_mirror(deal: str) -> Mirror:
+    """The match after hand 3 and Next hand: hand 4's bots' cards on the table."""
+    mirror = Mirror(deal)
+    play_hands(mirror, 3)
+    mirror.match.next_hand()
+    play_bots(mirror.match)
+    return mirror
+
+
+# Every dialog that opens from now on, by its heading.
+WATCH_DIALOGS_JS = """() => {
+  window.__opened = [];
+  new MutationObserver((records) => {
+    for (const r of records) {
+      const dialogs = r.type === "attributes" ? [r.target]
+        : Array.from(r.addedNodes).flatMap((n) => n.querySelectorAll
+          ? [...(n.matches("dialog") ? [n] : []), ...n.querySelectorAll("dialog")] : []);
+      for (const d of dialogs) if (d.open) window.__opened.push(d.querySelector("h2").textContent);
+    }
+  }).observe(document.body, {subtree: true, childList: true, attributes: true,
+                             attributeFilter: ["open"]});
+}"""
+
+# When the first of the bots' cards of the new hand is on the table: whether a dialog is still
+# open and which "Next hand" buttons could still be pressed.
+FIRST_BOT_CARD_JS = """([seat, card]) => {
+  if (!document.querySelector(`#ht-trick [data-seat="${seat}"][data-card="${card}"]`)) return null;
+  const live = Array.from(document.querySelectorAll("[data-action=next-hand]"))
+    .filter((b) => !b.disabled && b.checkVisibility());
+  return {open: document.querySelectorAll("dialog[open]").length, live: live.length};
+}"""
+
+
+@pytest.mark.parametrize(("device", "lang"), [("phone", "en"), ("desktop", "vi")])
+def test_next_hand_into_a_hand_without_passing(new_page, device, lang):
+    """Issue 27: "Next hand" into hand 4 (no passing, the bots lead) closes the end-of-hand
+    dialog at once, while the bots' first cards come; a second tap does nothing (no refusal)
+    and the dialog of that hand never opens again."""
+    deal = hold_hand_deal()
+    page = new_page(device, lang)
+    page.goto("/hearts")
+    created = page.request.post("/api/hearts/games", data={"deal": deal})
+    assert created.ok, created.text()
+    game = created.json()["game_id"]
+
+    def act(path: str, body: dict) -> None:
+        answer = page.request.post(f"/api/hearts/games/{game}/{path}", data=body)
+        assert answer.ok, answer.text()
+
+    mirror = Mirror(deal)
+    play_hands(mirror, 3, act)
+    page.goto("/hearts")
+    dialog = page.locator("#ht-end-dialog")
+    expect(page.locator("#ht-end-dialog:modal")).to_be_visible()
+    page.evaluate(WATCH_DIALOGS_JS)
+    refusals = []
+    page.on("response", lambda r: refusals.append(r.url) if r.status == 409 else None)
+
+    mirror.match.next_hand()
+    first = play_bots(mirror.match.copy())[0]
+    button = dialog.get_by_role("button", name=translator(lang).gettext("Next hand"))
+    box = button.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    before = htmx_done(page)
+    press(button, device)
+    state = page.wait_for_function(FIRST_BOT_CARD_JS, arg=[first.seat, card_text(first.card)])
+    assert state.json_value() == {"open": 0, "live": 0}, "the dialog closed, nothing to tap twice"
+    # A second tap where the button was.
+    if device == "phone":
+        page.touchscreen.tap(x, y)
+    else:
+        page.mouse.click(x, y)
+    page.wait_for_function("n => window.__htmxDone > n", arg=before)
+    play_bots(mirror.match)
+    assert_table(page, mirror, lang, "hand 4, the bots' cards")
+    expect(page.get_by_role("status")).not_to_contain_text(
+        translator(lang).gettext("That cannot be done now.")
+    )
+    assert refusals == []
+    assert page.evaluate("window.__opened") == []
+    expect(page.locator("dialog[open]")).to_have_count(0)
