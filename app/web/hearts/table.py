@@ -323,10 +323,15 @@ def narration(
     before: HeartsView, after: HeartsView, steps: list[Step], tr: Translator
 ) -> str:
     """What the aria-live line says after an action: the cards received in a pass, the cards
-    played, the tricks taken and the scores when a hand is over. (The cards the player passed
-    are in a bot's hand now, so they are never named.)"""
+    played, the tricks taken and the scores when a hand is over, or the cards an undo gave back
+    (so the line never goes on reading a trick that was taken back). (The cards the player
+    passed are in a bot's hand now, so they are never named.)"""
     names = seat_names(tr)
     parts = []
+    taken_back = after.hand & ~before.hand if before.phase == after.phase == "playing" else 0
+    if taken_back:
+        back = ", ".join(tr.card_name(c) for c in sorted_hand(taken_back))
+        parts.append(tr.gettext("Undone: %(cards)s back in your hand.") % {"cards": back})
     if before.phase == "passing" and after.received:
         received = ", ".join(tr.card_name(c) for c in sorted_hand(after.received))
         parts.append(tr.gettext("You received %(cards)s.") % {"cards": received})
