@@ -484,3 +484,84 @@ def test_next_hand_into_a_hand_without_passing(new_page, device, lang):
     assert refusals == []
     assert page.evaluate("window.__opened") == []
     expect(page.locator("dialog[open]")).to_have_count(0)
+
+
+FOCUS_JS = """() => {
+  const el = document.activeElement;
+  const cards = Array.from(document.querySelectorAll("#ht-hand button.card"));
+  return {card: el.closest("#ht-hand") ? el.dataset.card : null,
+          stops: cards.filter((c) => c.tabIndex >= 0).length};
+}"""
+
+
+def tab_to(page: Page, where: str, limit: int = 40) -> None:
+    """Press Tab until ``where`` (a JS function of the focused element) holds."""
+    for _ in range(limit):
+        if page.evaluate(f"() => ({where})(document.activeElement)"):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {where}")
+
+
+@pytest.mark.parametrize("lang", ["en", "vi"])
+def test_keyboard_only_the_hand_is_one_tab_stop_and_keeps_the_focus(new_page, lang):
+    """Issue 27: the hand is one Tab stop (arrows, Home and End inside); after Pass and after
+    Undo the focus is back in the hand; an undo is said in the live region."""
+    deal = mid_trick_deal()
+    page = new_page("desktop", lang)
+    open_match(page, deal)
+    mirror = Mirror(deal)
+    codes = page.locator("#ht-hand button[data-card]").evaluate_all(
+        "cards => cards.map((c) => c.dataset.card)"
+    )
+    tab_to(page, "el => el.closest('#ht-hand')")
+    focus = page.evaluate(FOCUS_JS)
+    assert (focus["card"], focus["stops"]) == (codes[0], 1)
+    page.keyboard.press("End")
+    assert page.evaluate(FOCUS_JS)["card"] == codes[-1]
+    page.keyboard.press("Home")
+    assert page.evaluate(FOCUS_JS)["card"] == codes[0]
+    page.keyboard.press("Tab")  # out of the hand at once: one stop for 13 cards
+    assert page.evaluate(FOCUS_JS)["card"] is None
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate(FOCUS_JS)["card"] == codes[0]
+
+    # Passing with the keyboard alone; the focus comes back to the hand.
+    chosen = pass_choice(mirror.match)
+    for code_ in codes:
+        if code_ in chosen:
+            page.keyboard.press("Space")
+        page.keyboard.press("ArrowRight")
+    pass_label = TEXT["pass_left"][lang]
+    tab_to(page, f"el => el.textContent.includes({pass_label!r})")
+    before = htmx_done(page)
+    page.keyboard.press("Enter")
+    page.wait_for_function("n => window.__htmxDone > n", arg=before)
+    mirror.pass_cards(chosen)
+    assert_table(page, mirror, lang, "passed by keyboard")
+    focus = page.evaluate(FOCUS_JS)
+    assert focus["card"] in mirror.legal() and focus["stops"] == 1, focus
+
+    # Play with the keyboard, then Undo with it: the focus is back in the hand.
+    target = mirror.legal()[0]
+    codes = page.locator("#ht-hand button[data-card]").evaluate_all(
+        "cards => cards.map((c) => c.dataset.card)"
+    )
+    page.keyboard.press("Home")
+    for _ in range(codes.index(target)):
+        page.keyboard.press("ArrowRight")
+    before = htmx_done(page)
+    page.keyboard.press("Enter")
+    page.wait_for_function("n => window.__htmxDone > n", arg=before)
+    mirror.play(target)
+    assert_table(page, mirror, lang, "played by keyboard")
+    tab_to(page, f"el => el.textContent.trim() === {TEXT['undo'][lang]!r}")
+    before = htmx_done(page)
+    page.keyboard.press("Enter")
+    page.wait_for_function("n => window.__htmxDone > n", arg=before)
+    mirror.match.undo()
+    assert_table(page, mirror, lang, "undone by keyboard")
+    focus = page.evaluate(FOCUS_JS)
+    assert focus["card"] is not None and focus["stops"] == 1, focus
+    undone = translator(lang).gettext("Undone: %(cards)s back in your hand.")
+    expect(page.locator("#status")).to_have_text(undone % {"cards": card_name(target, lang)})
