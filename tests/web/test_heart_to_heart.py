@@ -529,6 +529,7 @@ async def test_new_game_asks_before_replacing_an_unfinished_game(client):
     response = await client.post("/heart-to-heart/new", data={"kind": "W"})
     assert response.status_code == 200
     assert dialog_heading(response.text) == "Start a new game?"
+    assert "(HH1-N-AAAAAAM, 1 move) ends" in response.text  # not "1 moves"
     assert 'name="kind" value="W"' in response.text
     await table.load()
     assert (table.game_id, table.version) == (game_id, version)  # nothing replaced
