@@ -565,3 +565,34 @@ def test_keyboard_only_the_hand_is_one_tab_stop_and_keeps_the_focus(new_page, la
     assert focus["card"] is not None and focus["stops"] == 1, focus
     undone = translator(lang).gettext("Undone: %(cards)s back in your hand.")
     expect(page.locator("#status")).to_have_text(undone % {"cards": card_name(target, lang)})
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG contrast of two computed colours ("rgb(r, g, b)")."""
+
+    def luminance(colour: str) -> float:
+        channels = [int(x) / 255 for x in colour[colour.index("(") + 1 : -1].split(",")[:3]]
+        r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@pytest.mark.parametrize(("device", "lang"), [("phone", "vi"), ("desktop", "en")])
+def test_dimmed_cards_keep_their_text_contrast(new_page, axe, device, lang):
+    """Issue 27: the rank on a dimmed card, red or black, keeps 4.5:1 on its grey."""
+    deal = mid_trick_deal()
+    page = new_page(device, lang)
+    open_match(page, deal)
+    mirror = Mirror(deal)
+    pass_by_pressing(page, device, lang, mirror)
+    inks = page.locator('#ht-hand .card[aria-disabled="true"]').evaluate_all(
+        """cards => cards.map((c) => [c.dataset.card, getComputedStyle(c).color,
+                                     getComputedStyle(c).backgroundColor])"""
+    )
+    assert {code_[-1] in "HD" for code_, _, _ in inks} == {True, False}, "red and black dimmed"
+    results = axe.run(page, context="#ht-hand", options={"runOnly": ["color-contrast"]})
+    assert results.violations_count == 0, results.generate_report()
+    for code_, ink, paper in inks:  # every card, those axe cannot judge included
+        assert contrast(ink, paper) >= 4.5, (code_, ink, paper)
