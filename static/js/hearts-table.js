@@ -212,9 +212,11 @@
     if (running === me) running = null;
   }
 
-  // The first replay this browser sees says that a tap on the table skips it.
+  // The first replay this browser sees says that a tap (or a click, with a mouse) on the table
+  // skips it.
   function hintSkip() {
-    const hint = document.querySelector(".ht-table")?.dataset.skipHint;
+    const table = document.querySelector(".ht-table")?.dataset;
+    const hint = matchMedia("(pointer: coarse)").matches ? table?.skipHint : table?.skipHintClick;
     if (!hint || localStorage.getItem("cardroom.skip-hint")) return;
     localStorage.setItem("cardroom.skip-hint", "shown");
     window.Cardroom.say(hint);

@@ -596,3 +596,29 @@ def test_dimmed_cards_keep_their_text_contrast(new_page, axe, device, lang):
     assert results.violations_count == 0, results.generate_report()
     for code_, ink, paper in inks:  # every card, those axe cannot judge included
         assert contrast(ink, paper) >= 4.5, (code_, ink, paper)
+
+
+# Every text the status line shows from now on.
+WATCH_STATUS_JS = """() => {
+  window.__said = [];
+  const status = document.getElementById("status");
+  new MutationObserver(() => window.__said.push(status.textContent))
+    .observe(status, {childList: true, characterData: true, subtree: true});
+}"""
+
+
+@pytest.mark.parametrize(
+    ("device", "lang", "word"), [("phone", "en", "Tap"), ("desktop", "en", "Click"),
+                                 ("phone", "vi", "Chạm"), ("desktop", "vi", "Bấm")]
+)
+def test_the_skip_hint_speaks_to_the_device(new_page, device, lang, word):
+    """Issue 27: the first replay's hint says "Click the table…" with a mouse, "Tap…" on a
+    touch screen."""
+    deal = mid_trick_deal()
+    page = new_page(device, lang)
+    open_match(page, deal)
+    page.evaluate(WATCH_STATUS_JS)
+    pass_by_pressing(page, device, lang, Mirror(deal))
+    said = page.evaluate("window.__said")
+    hints = [text for text in said if "bots’" in text or "người máy" in text]
+    assert [text.split()[0] for text in hints] == [word], hints
