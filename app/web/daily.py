@@ -128,11 +128,14 @@ def share_text(kind: str, code: str, row: dict[str, Any], lang: str) -> str:
     if kind == HEART_TO_HEART:
         minutes, seconds = divmod(row["seconds"], 60)
         time = f"{minutes}:{seconds:02d}"
+        moves = tr.ngettext("%(num)d move", "%(num)d moves", row["moves"]) % {"num": row["moves"]}
         if row["won"]:
-            said = tr.gettext("won in %(time)s, %(moves)d moves")
+            outcome = tr.gettext("won in %(time)s, %(moves)s") % {"time": time, "moves": moves}
         else:
-            said = tr.gettext("%(left)d cards left after %(time)s, %(moves)d moves")
-        outcome = said % {"time": time, "moves": row["moves"], "left": row["cards_left"]}
+            left = tr.ngettext("%(num)d card left", "%(num)d cards left", row["cards_left"])
+            outcome = tr.gettext("%(left)s after %(time)s, %(moves)s") % {
+                "left": left % {"num": row["cards_left"]}, "time": time, "moves": moves,
+            }
     elif row["moon"]:
         outcome = tr.gettext("shot the moon in the first hand")
     else:

@@ -4,6 +4,7 @@
   "use strict";
   const PASS_SIZE = 3;
   let pointerType = "mouse";
+  let focusHand = false; // an action outside the hand was sent: its answer focuses the hand
 
   const hand = () => document.getElementById("ht-hand");
   const cardsOf = (el) => Array.from(el.querySelectorAll("button.card"));
@@ -94,8 +95,12 @@
       e.preventDefault();
       e.stopPropagation();
       if (action.disabled) return;
+      // The next action is in the hand: the answer brings the focus there (restoreFocus).
+      focusHand = true;
       if (action.classList.contains("ht-pass-button")) passChosen(action);
-      else send(action.form.getAttribute("hx-post"), {}, (now) => now && hold(action));
+      else if (action.dataset.action === "next-hand") {
+        send(action.form.getAttribute("hx-post"), {}, (now) => now && window.Cardroom.table?.leaveHand());
+      } else send(action.form.getAttribute("hx-post"), {}, (now) => now && hold(action));
       return;
     }
     const card = e.target.closest("#ht-hand button.card");
@@ -173,21 +178,47 @@
       }
       return true;
     },
+    after: () => rove(), // a card drawn again is a Tab stop of its own until then
   });
 
+  // The hand is one Tab stop (a roving tabindex): the card the arrows last reached while it is
+  // in the hand, or else the first that can be played.
+  let roving = null; // that card's code
+  function rove() {
+    const el = hand();
+    if (!el) return null;
+    const cards = cardsOf(el).filter((card) => !card.dataset.played);
+    const stop = cards.find((card) => card.dataset.card === roving)
+      ?? cards.find((card) => card.getAttribute("aria-disabled") !== "true") ?? cards[0];
+    for (const card of cardsOf(el)) card.tabIndex = card === stop ? 0 : -1;
+    return stop ?? null;
+  }
+  document.addEventListener("focusin", (e) => {
+    const card = e.target.closest?.("#ht-hand button.card");
+    if (!card) return;
+    roving = card.dataset.card;
+    rove();
+  });
+  rove();
+
   // Keep the keyboard focus in the hand when the server redraws it or takes the played card
-  // out: the card now at the same place gets it.
+  // out (the card now at the same place gets it), and bring it there after the bar's and the
+  // dialogs' actions (Pass, Undo, Next hand, Hint), whose buttons go away or wait.
   let focusIndex = -1;
   document.addEventListener("htmx:beforeRequest", () => {
     const el = hand();
     focusIndex = el ? cardsOf(el).indexOf(document.activeElement) : -1;
   });
   function restoreFocus() {
+    const stop = rove();
     const el = hand();
-    if (focusIndex < 0 || !el || el.contains(document.activeElement)) return;
-    const cards = cardsOf(el);
-    if (cards.length) cards[Math.min(focusIndex, cards.length - 1)].focus();
+    const cards = el ? cardsOf(el) : [];
+    if (el && !el.contains(document.activeElement)) {
+      if (focusIndex >= 0 && cards.length) cards[Math.min(focusIndex, cards.length - 1)].focus();
+      else if (focusHand) stop?.focus();
+    }
     focusIndex = -1;
+    focusHand = false;
   }
   document.addEventListener("htmx:afterSettle", restoreFocus);
   window.Cardroom.pieces.on("ht-hand", {

@@ -28,6 +28,33 @@
   // The numbers, the hearts-broken mark, the turn, the narration, the bar and the end-of-hand
   // dialog change when the replayed cards have landed, not before: their new pieces wait here
   // (the newest piece per id wins).
+  // "Next hand" closes the hand's dialog at once, and its buttons cannot be pressed twice while
+  // the answer (and the bots' first cards) come. A hand's dialog opens once: the one the page
+  // shows stays as the player left it when a later answer carries it again (a refusal carries
+  // every piece), and the dialog of a hand the player left never opens again.
+  let left = null; // data-end of the dialog whose hand the player left
+  const nextHandButtons = () => document.querySelectorAll("[data-action=next-hand]");
+  function leaveHand() {
+    const dialog = document.getElementById("ht-end-dialog");
+    left = dialog?.dataset.end ?? null;
+    dialog?.close();
+    for (const button of nextHandButtons()) button.disabled = true;
+  }
+  document.addEventListener("cardroom:unsent", () => {
+    for (const button of nextHandButtons()) button.disabled = false;
+    left = null;
+  });
+  // (Registered before the hold below, so that a held dialog has been looked at.)
+  window.Cardroom.pieces.on("ht-dialog", {
+    before(fresh, old) {
+      const dialog = fresh.querySelector("dialog[data-end]");
+      if (!dialog) return false;
+      if (dialog.dataset.end === left) dialog.removeAttribute("open");
+      else if (old.querySelector("dialog")?.dataset.end === dialog.dataset.end) return true;
+      return false;
+    },
+  });
+
   const deferred = new Map(); // id → {piece, inner}
   const DEFERRED = /^(ht-seat-\d|ht-(hp|tot|left)-\d|ht-info|ht-why|ht-bar|ht-dialog|status)$/;
   function flushDeferred() {
@@ -161,6 +188,7 @@
       shown = steps.length;
       slotsOf(final).forEach((slot, i) => { slotsOf(trick)[i].innerHTML = slot.innerHTML; });
       setDone(trick, final.dataset.done || null);
+      if (steps.length) markTurn(turnAfter(steps[steps.length - 1]));
       window.Cardroom.pieces.drawn(trick);
     };
     const me = { finish };
@@ -173,7 +201,7 @@
       takeFromCount(step);
       shown = i + 1;
       const ends = step.dataset.ends;
-      markTurn(ends === undefined ? (Number(step.dataset.seat) + 1) % 4 : Number(ends));
+      markTurn(turnAfter(step));
       if (ends !== undefined) {
         await wait(TRICK_PAUSE * (pace() || 1));
         if (!stopped) await gather(trick, Number(ends));
@@ -184,13 +212,19 @@
     if (running === me) running = null;
   }
 
-  // The first replay this browser sees says that a tap on the table skips it.
+  // The first replay this browser sees says that a tap (or a click, with a mouse) on the table
+  // skips it.
   function hintSkip() {
-    const hint = document.querySelector(".ht-table")?.dataset.skipHint;
+    const table = document.querySelector(".ht-table")?.dataset;
+    const hint = matchMedia("(pointer: coarse)").matches ? table?.skipHint : table?.skipHintClick;
     if (!hint || localStorage.getItem("cardroom.skip-hint")) return;
     localStorage.setItem("cardroom.skip-hint", "shown");
     window.Cardroom.say(hint);
   }
+
+  // Whose turn it is once a step's card is down: the trick's winner when it ends one.
+  const turnAfter = (step) =>
+    step.dataset.ends === undefined ? (Number(step.dataset.seat) + 1) % 4 : Number(step.dataset.ends);
 
   // The turn marker follows the replay (the seats' own pieces come when it has landed).
   function markTurn(seat) {
@@ -225,11 +259,12 @@
     led = null;
   });
 
-  window.Cardroom = { ...window.Cardroom, table: { lead, skip: finishRunning } };
+  window.Cardroom = { ...window.Cardroom, table: { lead, skip: finishRunning, leaveHand } };
 
-  // A tap on the table shows the end of the replay at once.
+  // A tap on the table shows the end of the replay at once; not the second tap of a double tap
+  // (on "Next hand", whose dialog has closed under it).
   document.addEventListener("click", (e) => {
-    if (e.target.closest(".ht-table")) finishRunning();
+    if (e.target.closest(".ht-table") && e.detail < 2) finishRunning();
   });
 
   // A match that is gone (expired) sends the player to the current one. (Refusals, 409, answer

@@ -23,6 +23,7 @@ from browser_kit import (
 from hearts_mirror import Mirror, pass_choice
 from playwright.sync_api import Page, expect
 
+from app.bots.driver import play_bots
 from app.rules.cards import card_text, cards_in
 from app.rules.deal_codes import DealCode
 from app.web.i18n import translator
@@ -374,3 +375,250 @@ def test_play_a_hand_to_the_score_table(new_page, axe, device, lang):
     expect(page.locator("dialog:modal")).to_have_count(0)
     assert_table(page, mirror, lang, "hand 2 dealt")
     expect(page.get_by_role("button", name=TEXT["pass_right"][lang])).to_be_visible()
+
+
+@cache
+def hold_hand_deal() -> str:
+    """The first deal where, playing as the tests do, hand 4 (no passing) opens with the three
+    bots' cards before the player's turn."""
+    for number in range(100):
+        mirror = hold_hand_mirror(code(number))
+        if len(mirror.view.trick) == 3:
+            return code(number)
+    raise AssertionError("no deal found")
+
+
+def play_hands(mirror: Mirror, hands: int, act=lambda path, body: None) -> None:
+    """Play ``hands`` hands as the tests do, each action also given to ``act``."""
+    for hand in range(hands):
+        chosen = pass_choice(mirror.match)
+        act("pass", {"cards": chosen})
+        mirror.pass_cards(chosen)
+        while mirror.view.phase == "playing":
+            card_ = mirror.legal()[0]
+            act("play", {"card": card_})
+            mirror.play(card_)
+        if hand < hands - 1:
+            act("next-hand", {})
+            mirror.match.next_hand()
+
+
+def hold_hand_mirror(deal: str) -> Mirror:
+    """The match after hand 3 and Next hand: hand 4's bots' cards on the table."""
+    mirror = Mirror(deal)
+    play_hands(mirror, 3)
+    mirror.match.next_hand()
+    play_bots(mirror.match)
+    return mirror
+
+
+# Every dialog that opens from now on, by its heading.
+WATCH_DIALOGS_JS = """() => {
+  window.__opened = [];
+  new MutationObserver((records) => {
+    for (const r of records) {
+      const dialogs = r.type === "attributes" ? [r.target]
+        : Array.from(r.addedNodes).flatMap((n) => n.querySelectorAll
+          ? [...(n.matches("dialog") ? [n] : []), ...n.querySelectorAll("dialog")] : []);
+      for (const d of dialogs) if (d.open) window.__opened.push(d.querySelector("h2").textContent);
+    }
+  }).observe(document.body, {subtree: true, childList: true, attributes: true,
+                             attributeFilter: ["open"]});
+}"""
+
+# When the first of the bots' cards of the new hand is on the table: whether a dialog is still
+# open and which "Next hand" buttons could still be pressed.
+FIRST_BOT_CARD_JS = """([seat, card]) => {
+  if (!document.querySelector(`#ht-trick [data-seat="${seat}"][data-card="${card}"]`)) return null;
+  const live = Array.from(document.querySelectorAll("[data-action=next-hand]"))
+    .filter((b) => !b.disabled && b.checkVisibility());
+  return {open: document.querySelectorAll("dialog[open]").length, live: live.length};
+}"""
+
+
+@pytest.mark.parametrize(("device", "lang"), [("phone", "en"), ("desktop", "vi")])
+def test_next_hand_into_a_hand_without_passing(new_page, device, lang):
+    """Issue 27: "Next hand" into hand 4 (no passing, the bots lead) closes the end-of-hand
+    dialog at once, while the bots' first cards come; a second tap does nothing (no refusal)
+    and the dialog of that hand never opens again."""
+    deal = hold_hand_deal()
+    page = new_page(device, lang)
+    page.goto("/hearts")
+    created = page.request.post("/api/hearts/games", data={"deal": deal})
+    assert created.ok, created.text()
+    game = created.json()["game_id"]
+
+    def act(path: str, body: dict) -> None:
+        answer = page.request.post(f"/api/hearts/games/{game}/{path}", data=body)
+        assert answer.ok, answer.text()
+
+    mirror = Mirror(deal)
+    play_hands(mirror, 3, act)
+    page.goto("/hearts")
+    dialog = page.locator("#ht-end-dialog")
+    expect(page.locator("#ht-end-dialog:modal")).to_be_visible()
+    page.evaluate(WATCH_DIALOGS_JS)
+    refusals = []
+    page.on("response", lambda r: refusals.append(r.url) if r.status == 409 else None)
+
+    mirror.match.next_hand()
+    first = play_bots(mirror.match.copy())[0]
+    button = dialog.get_by_role("button", name=translator(lang).gettext("Next hand"))
+    box = button.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    before = htmx_done(page)
+    press(button, device)
+    state = page.wait_for_function(FIRST_BOT_CARD_JS, arg=[first.seat, card_text(first.card)])
+    assert state.json_value() == {"open": 0, "live": 0}, "the dialog closed, nothing to tap twice"
+    # A second tap where the button was.
+    if device == "phone":
+        page.touchscreen.tap(x, y)
+    else:
+        page.mouse.click(x, y)
+    page.wait_for_function("n => window.__htmxDone > n", arg=before)
+    play_bots(mirror.match)
+    assert_table(page, mirror, lang, "hand 4, the bots' cards")
+    expect(page.get_by_role("status")).not_to_contain_text(
+        translator(lang).gettext("That cannot be done now.")
+    )
+    assert refusals == []
+    assert page.evaluate("window.__opened") == []
+    expect(page.locator("dialog[open]")).to_have_count(0)
+
+
+FOCUS_JS = """() => {
+  const el = document.activeElement;
+  const cards = Array.from(document.querySelectorAll("#ht-hand button.card"));
+  return {card: el.closest("#ht-hand") ? el.dataset.card : null,
+          stops: cards.filter((c) => c.tabIndex >= 0).length};
+}"""
+
+
+def tab_to(page: Page, where: str, limit: int = 40) -> None:
+    """Press Tab until ``where`` (a JS function of the focused element) holds."""
+    for _ in range(limit):
+        if page.evaluate(f"() => ({where})(document.activeElement)"):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {where}")
+
+
+@pytest.mark.parametrize("lang", ["en", "vi"])
+def test_keyboard_only_the_hand_is_one_tab_stop_and_keeps_the_focus(new_page, lang):
+    """Issue 27: the hand is one Tab stop (arrows, Home and End inside); after Pass and after
+    Undo the focus is back in the hand; an undo is said in the live region."""
+    deal = mid_trick_deal()
+    page = new_page("desktop", lang)
+    open_match(page, deal)
+    mirror = Mirror(deal)
+    codes = page.locator("#ht-hand button[data-card]").evaluate_all(
+        "cards => cards.map((c) => c.dataset.card)"
+    )
+    tab_to(page, "el => el.closest('#ht-hand')")
+    focus = page.evaluate(FOCUS_JS)
+    assert (focus["card"], focus["stops"]) == (codes[0], 1)
+    page.keyboard.press("End")
+    assert page.evaluate(FOCUS_JS)["card"] == codes[-1]
+    page.keyboard.press("Home")
+    assert page.evaluate(FOCUS_JS)["card"] == codes[0]
+    page.keyboard.press("Tab")  # out of the hand at once: one stop for 13 cards
+    assert page.evaluate(FOCUS_JS)["card"] is None
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate(FOCUS_JS)["card"] == codes[0]
+
+    # Passing with the keyboard alone; the focus comes back to the hand.
+    chosen = pass_choice(mirror.match)
+    for code_ in codes:
+        if code_ in chosen:
+            page.keyboard.press("Space")
+        page.keyboard.press("ArrowRight")
+    pass_label = TEXT["pass_left"][lang]
+    tab_to(page, f"el => el.textContent.includes({pass_label!r})")
+    before = htmx_done(page)
+    page.keyboard.press("Enter")
+    page.wait_for_function("n => window.__htmxDone > n", arg=before)
+    mirror.pass_cards(chosen)
+    assert_table(page, mirror, lang, "passed by keyboard")
+    focus = page.evaluate(FOCUS_JS)
+    assert focus["card"] in mirror.legal() and focus["stops"] == 1, focus
+
+    # Play with the keyboard, then Undo with it: the focus is back in the hand.
+    target = mirror.legal()[0]
+    codes = page.locator("#ht-hand button[data-card]").evaluate_all(
+        "cards => cards.map((c) => c.dataset.card)"
+    )
+    page.keyboard.press("Home")
+    for _ in range(codes.index(target)):
+        page.keyboard.press("ArrowRight")
+    before = htmx_done(page)
+    page.keyboard.press("Enter")
+    page.wait_for_function("n => window.__htmxDone > n", arg=before)
+    mirror.play(target)
+    assert_table(page, mirror, lang, "played by keyboard")
+    tab_to(page, f"el => el.textContent.trim() === {TEXT['undo'][lang]!r}")
+    before = htmx_done(page)
+    page.keyboard.press("Enter")
+    page.wait_for_function("n => window.__htmxDone > n", arg=before)
+    mirror.match.undo()
+    assert_table(page, mirror, lang, "undone by keyboard")
+    focus = page.evaluate(FOCUS_JS)
+    assert focus["card"] is not None and focus["stops"] == 1, focus
+    undone = translator(lang).gettext("Undone: %(cards)s back in your hand.")
+    expect(page.locator("#status")).to_have_text(undone % {"cards": card_name(target, lang)})
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG contrast of two computed colours ("rgb(r, g, b)")."""
+
+    def luminance(colour: str) -> float:
+        channels = [int(x) / 255 for x in colour[colour.index("(") + 1 : -1].split(",")[:3]]
+        r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@pytest.mark.parametrize(("device", "lang"), [("phone", "vi"), ("desktop", "en")])
+def test_dimmed_cards_keep_their_text_contrast(new_page, axe, device, lang):
+    """Issue 27: the rank on a dimmed card, red or black, keeps 4.5:1 on its grey."""
+    deal = mid_trick_deal()
+    page = new_page(device, lang)
+    open_match(page, deal)
+    mirror = Mirror(deal)
+    pass_by_pressing(page, device, lang, mirror)
+    inks = page.locator('#ht-hand .card[aria-disabled="true"]').evaluate_all(
+        """cards => cards.map((c) => [c.dataset.card, getComputedStyle(c).color,
+                                     getComputedStyle(c).backgroundColor])"""
+    )
+    assert {code_[-1] in "HD" for code_, _, _ in inks} == {True, False}, "red and black dimmed"
+    results = axe.run(page, context="#ht-hand", options={"runOnly": ["color-contrast"]})
+    assert results.violations_count == 0, results.generate_report()
+    for code_, ink, paper in inks:  # every card, those axe cannot judge included
+        assert contrast(ink, paper) >= 4.5, (code_, ink, paper)
+
+
+# Every text the status line shows from now on.
+WATCH_STATUS_JS = """() => {
+  window.__said = [];
+  const status = document.getElementById("status");
+  new MutationObserver(() => window.__said.push(status.textContent))
+    .observe(status, {childList: true, characterData: true, subtree: true});
+}"""
+
+
+@pytest.mark.parametrize(
+    ("device", "lang", "word"), [("phone", "en", "Tap"), ("desktop", "en", "Click"),
+                                 ("phone", "vi", "Chạm"), ("desktop", "vi", "Bấm")]
+)
+def test_the_skip_hint_speaks_to_the_device(new_page, device, lang, word):
+    """Issue 27: the first replay's hint says "Click the table…" with a mouse, "Tap…" on a
+    touch screen."""
+    deal = mid_trick_deal()
+    page = new_page(device, lang)
+    open_match(page, deal)
+    page.evaluate(WATCH_STATUS_JS)
+    pass_by_pressing(page, device, lang, Mirror(deal))
+    said = page.evaluate("window.__said")
+    hints = [text for text in said if "bots’" in text or "người máy" in text]
+    assert [text.split()[0] for text in hints] == [word], hints

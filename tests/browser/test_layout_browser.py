@@ -94,3 +94,26 @@ def test_a_table_with_friends_passes_without_scrolling(browser, base_url, lang, 
         assert not outside, f"a table at {width}x{height} ({lang}): off the screen: {outside}"
     finally:
         context.close()
+
+
+MENU_SIZES = [(360, 640), (390, 844), (844, 390), (1280, 800)]
+
+
+@pytest.mark.parametrize("lang", ["vi", "en"])
+@pytest.mark.parametrize(("width", "height"), MENU_SIZES, ids=[f"{w}x{h}" for w, h in MENU_SIZES])
+def test_the_new_game_menu_is_on_the_screen(browser, base_url, lang, width, height):
+    """Issue 27: "Any deal (may not be winnable)" is long; the open menu stays on the screen and
+    each label inside its button."""
+    context = phone_or_desktop(browser, base_url, lang, width, height)
+    try:
+        page = context.new_page()
+        page.goto("/heart-to-heart")
+        page.locator("details.menu summary").first.click()
+        expect(page.locator('details.menu[open] button[value="N"]')).to_be_visible()
+        page.wait_for_function("() => document.fonts.status === 'loaded'")
+        outside = page.evaluate(OUTSIDE_JS)
+        assert not outside, f"the menu at {width}x{height} ({lang}): off the screen: {outside}"
+        # A phone's browser widens its layout viewport to hold what spills out: not so here.
+        assert page.evaluate("innerWidth") == width
+    finally:
+        context.close()

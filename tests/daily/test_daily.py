@@ -9,7 +9,8 @@ import pytest
 
 from app.rules.heart_to_heart import new_game
 from app.rules.heart_to_heart_solver import solve
-from app.web.daily_codes import daily_code, daily_date, today
+from app.web.daily import share_text
+from app.web.daily_codes import HEART_TO_HEART, daily_code, daily_date, today
 
 
 async def daily_of(client, game: str) -> dict:
@@ -289,3 +290,18 @@ async def test_the_home_page_counts_down_to_utc_midnight(client, clock):
     home = (await client.get("/")).text
     assert 'data-countdown="57600"' in home and ">16:00:00</time>" in home
     assert "Next deals in" in home
+
+
+@pytest.mark.parametrize(
+    ("lang", "won", "lost"),
+    [
+        ("en", "won in 1:05, 1 move", "1 card left after 1:05, 1 move"),
+        ("vi", "thắng sau 1:05, 1 nước đi", "còn 1 lá sau 1:05, 1 nước đi"),
+    ],
+)
+def test_a_shared_result_says_one_move_and_one_card(lang, won, lost):
+    """Counts are said with the language's plural forms ("1 move", never "1 moves")."""
+    row = {"won": True, "seconds": 65, "moves": 1, "cards_left": 0}
+    assert share_text(HEART_TO_HEART, "HH1-W-AAAAAAB", row, lang) == f"HH1-W-AAAAAAB ♥ {won}"
+    row = {**row, "won": False, "cards_left": 1}
+    assert share_text(HEART_TO_HEART, "HH1-W-AAAAAAB", row, lang) == f"HH1-W-AAAAAAB ♥ {lost}"

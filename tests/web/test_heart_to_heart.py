@@ -176,6 +176,8 @@ async def test_win_a_winnable_deal_by_following_the_solver(client):
     assert statistics.fmean(answers) < statistics.fmean(pages) / 10
     assert table.info("score") == "250"
     assert dialog_heading(table.html) == "You won!"
+    assert dialog_primary_kind(table.html) == "W"
+    assert 'value="N">Any deal (may not be winnable)<' in table.html
     moves = int(table.info("moves"))
     assert moves == sum(1 for t in line if t == "stock") + (len(line) - line.count("stock")) // 2
     # A won game is final: taps change nothing and undo says so.
@@ -220,6 +222,7 @@ async def test_stalemate_dialog_and_undo_out_of_it(client):
     answer = await table.tap(target_text(last[-1]))
     assert status_text(answer) == "No more moves"
     assert dialog_heading(table.html) == "No more moves"
+    assert dialog_primary_kind(table.html) == "W"
     # Undo, in the bar and in the dialog, posts to undo with JavaScript too (htmx ignores
     # the formaction that serves pages without it).
     undo_url = f"/heart-to-heart/games/{table.game_id}/undo"
@@ -489,6 +492,33 @@ async def test_new_game_any_or_winnable(client):
     assert response.status_code == 400
 
 
+def dialog_primary_kind(html: str) -> str:
+    """The kind of deal the open dialog's primary "New game" button asks for."""
+    dialog = re.search(r"<dialog open.*?</dialog>", html, re.S).group(0)
+    found = re.search(r'class="btn primary" form="h2h-new" name="kind" value="(\w)"', dialog)
+    return found.group(1)
+
+
+async def test_new_games_are_winnable_unless_any_deal_is_asked_for(client):
+    """The first game, the menu, the home page's button and a new game posted without a kind
+    all deal a winnable (W) deal; "any deal" stays a choice that says what it is."""
+    table = Table(client)
+    await table.load()
+    assert table.info("deal").startswith("HH1-W-")
+    menu = re.search(r'<details class="menu">\s*<summary class="btn">New game<.*?</details>',
+                     table.html, re.S).group(0)
+    assert re.findall(r'name="kind" value="(\w)">([^<]*)<', menu) == [
+        ("W", "Winnable deal"), ("N", "Any deal (may not be winnable)")]
+    await table.tap("stock")  # a game in play: home offers Continue and New game
+    home = (await client.get("/")).text
+    assert re.search(r'<button class="btn" form="h2h-new" name="kind" value="W">New game<', home)
+    first = table.game_id
+    response = await client.post("/heart-to-heart/new", data={"confirm": "true"})
+    assert response.status_code == 303
+    await table.load()
+    assert table.game_id != first and table.info("deal").startswith("HH1-W-")
+
+
 async def test_new_game_asks_before_replacing_an_unfinished_game(client):
     """A new game over a game in play asks first; the old game counts as played and lost only
     once the player confirms."""
@@ -499,6 +529,7 @@ async def test_new_game_asks_before_replacing_an_unfinished_game(client):
     response = await client.post("/heart-to-heart/new", data={"kind": "W"})
     assert response.status_code == 200
     assert dialog_heading(response.text) == "Start a new game?"
+    assert "(HH1-N-AAAAAAM, 1 move) ends" in response.text  # not "1 moves"
     assert 'name="kind" value="W"' in response.text
     await table.load()
     assert (table.game_id, table.version) == (game_id, version)  # nothing replaced

@@ -305,6 +305,8 @@ async def test_undo_takes_back_the_card_and_the_bots_cards(
     assert_answer_makes_page(undone.text, page_after.html, page_back.html)
     assert page_back.hand == page.hand
     assert page_back.version == page_after.version + 1
+    # The live region says what the undo did instead of still reading the trick taken back.
+    assert re.search(r'<p id="status"[^>]*>Undone: [^<]+ back in your hand\.</p>', undone.text)
     _, restored = await stored_match(client, app, page.game_id)
     assert restored.view(HUMAN) == before.view(HUMAN)
     # Nothing more to undo in this hand: refused, and said so.

@@ -8,6 +8,7 @@ import pytest
 
 from app.rules.heart_to_heart import new_game, target_text
 from app.rules.heart_to_heart_solver import solve
+from app.web.i18n import translator
 from app.web.preferences import DEFAULTS, PlayerSettings
 
 WON_DEAL = "HH1-W-AAAAAAM"
@@ -158,6 +159,31 @@ def test_places_share_a_place_on_equal_totals():
     assert [(p.place, p.name, p.total) for p in places] == [
         (1, "East", 40), (2, "You", 57), (2, "North", 57), (4, "West", 101),
     ]
+
+
+@pytest.mark.parametrize(
+    ("totals", "winner", "headline", "second"),
+    [
+        ((30, 10, 10, 26), None, "Your place: 4 of 4, with 30 points.",
+         "A tie for the fewest points."),
+        ((10, 10, 50, 60), None, "You share first place.", "Your place: 1 of 4, with 10 points."),
+        ((10, 20, 50, 100), 0, "You win the match!", "Your place: 1 of 4, with 10 points."),
+        ((40, 20, 50, 100), 1, "Your place: 2 of 4, with 40 points.", "West wins the match."),
+    ],
+)
+def test_the_match_over_headline_is_the_players_own_result(totals, winner, headline, second):
+    """Issue 27: a player who came last never reads "A tie for the fewest points." as the
+    headline: the dialog says the player's own result first."""
+    from types import SimpleNamespace
+
+    from app.web.hearts.table import end_of_hand
+    from app.web.hearts.texts import seat_names
+
+    tr = translator("en")
+    view = SimpleNamespace(phase="match_over", hand_number=1, hand_scores=[], totals=totals,
+                           moon=None, winner=winner, deal="HT1-N-AAAAAAB")
+    end = end_of_hand(view, seat_names(tr), tr)
+    assert (end.headline, end.second_line) == (headline, second)
 
 
 async def test_a_hearts_match_ends_with_places_and_counts_in_statistics(client):

@@ -270,7 +270,7 @@ async def new_game_route(
     session_id: SessionId,
     profile: ProfileDep,
     lang: Lang,
-    kind: Annotated[str, Form(max_length=1)] = "N",
+    kind: Annotated[str, Form(max_length=1)] = "W",  # winnable unless "any deal" is asked for
     confirm: Annotated[bool, Form()] = False,
 ) -> Response:
     if kind not in VARIANTS:

@@ -89,10 +89,10 @@ class EndOfHand:
     moon: int | None
     moon_line: str
     winner: int | None
-    winner_line: str
+    headline: str  # the match's end: the player's own result first ("" after a hand)
     deal: str | None = None  # once the match is over: its code, for the results link
     places: tuple[Place, ...] = ()  # at the match's end: every seat, best first
-    place_line: str = ""  # the player's own place, said first
+    second_line: str = ""  # under the headline: the player's points, or who won
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,25 +189,32 @@ def end_of_hand(
     moon_line = line(
         view.moon, tr.gettext("You shot the moon!"), tr.gettext("%(seat)s shot the moon.")
     )
-    winner_line = line(
-        view.winner, tr.gettext("You win the match!"), tr.gettext("%(seat)s wins the match.")
-    )
-    if view.phase == "match_over" and view.winner is None:  # a one-hand match (a daily deal)
-        winner_line = tr.gettext("A tie for the fewest points.")
     places: tuple[Place, ...] = ()
-    place_line = ""
+    headline = second_line = ""
     if view.phase == "match_over":
+        winner_line = line(
+            view.winner, tr.gettext("You win the match!"), tr.gettext("%(seat)s wins the match.")
+        )
+        if view.winner is None:  # a tie (a one-hand match, a daily deal, may end so)
+            winner_line = tr.gettext("A tie for the fewest points.")
         places = places_of(view.totals, names)
         mine = next(p for p in places if p.seat == HUMAN)
-        place_line = tr.ngettext(
+        your_place = tr.ngettext(
             "Your place: %(place)s of 4, with %(num)d point.",
             "Your place: %(place)s of 4, with %(num)d points.",
             mine.total,
         ) % {"place": mine.place, "num": mine.total}
+        # The player's own result first: a win (alone or shared), or the place; then the rest.
+        if view.winner == HUMAN:
+            headline, second_line = winner_line, your_place
+        elif mine.place == 1:
+            headline, second_line = tr.gettext("You share first place."), your_place
+        else:
+            headline, second_line = your_place, winner_line
     return EndOfHand(
         view.phase, view.hand_number, names, rows, view.totals, view.moon, moon_line,
-        view.winner, winner_line, view.deal if view.phase == "match_over" else None,
-        places, place_line,
+        view.winner, headline, view.deal if view.phase == "match_over" else None,
+        places, second_line,
     )
 
 
@@ -323,10 +330,15 @@ def narration(
     before: HeartsView, after: HeartsView, steps: list[Step], tr: Translator
 ) -> str:
     """What the aria-live line says after an action: the cards received in a pass, the cards
-    played, the tricks taken and the scores when a hand is over. (The cards the player passed
-    are in a bot's hand now, so they are never named.)"""
+    played, the tricks taken and the scores when a hand is over, or the cards an undo gave back
+    (so the line never goes on reading a trick that was taken back). (The cards the player
+    passed are in a bot's hand now, so they are never named.)"""
     names = seat_names(tr)
     parts = []
+    taken_back = after.hand & ~before.hand if before.phase == after.phase == "playing" else 0
+    if taken_back:
+        back = ", ".join(tr.card_name(c) for c in sorted_hand(taken_back))
+        parts.append(tr.gettext("Undone: %(cards)s back in your hand.") % {"cards": back})
     if before.phase == "passing" and after.received:
         received = ", ".join(tr.card_name(c) for c in sorted_hand(after.received))
         parts.append(tr.gettext("You received %(cards)s.") % {"cards": received})
