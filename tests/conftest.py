@@ -127,7 +127,7 @@ class RedisServer:
     """This run's own Redis (under pytest-xdist, each worker's own), so test runs side by side
     never touch each other's keys. Each suite that empties its database has one of its own."""
 
-    DATABASES = ("store", "daily", "reliability", "tables", "first_visit", "fairplay")
+    DATABASES = ("store", "daily", "reliability", "tables", "first_visit", "fairplay", "limits")
 
     def __init__(self, port: int) -> None:
         self.port = port

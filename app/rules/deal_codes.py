@@ -23,6 +23,7 @@ import hashlib
 import operator
 import re
 import sys
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -121,13 +122,14 @@ _MIX1 = 0xBF58476D1CE4E5B9
 _MIX2 = 0x94D049BB133111EB
 
 
-class _Generator:
+class _Generator(ABC):
     """A source of 64-bit words, and uniform draws below a bound from them."""
 
     __slots__ = ()
 
+    @abstractmethod
     def next_u64(self) -> int:
-        raise NotImplementedError
+        """The next word."""
 
     def below(self, bound: int) -> int:
         """A uniform integer in ``[0, bound)``, without modulo bias (rejection)."""

@@ -681,40 +681,18 @@ class SqliteStore:
             conn.executemany("DELETE FROM games WHERE game_id = ?", ids)
             return len(ids)
 
-        def profiles_batch() -> int:
-            return conn.execute(
-                "DELETE FROM profiles WHERE rowid IN"
-                " (SELECT rowid FROM profiles WHERE updated_at < ? LIMIT ?)",
-                (cutoff, PURGE_BATCH),
-            ).rowcount
+        def expired(table: str, key: str, condition: str, time: float) -> Callable[[], int]:
+            """A batch of ``table``'s rows whose ``condition`` holds at ``time``."""
+            statement = (f"DELETE FROM {table} WHERE {key} IN"
+                         f" (SELECT {key} FROM {table} WHERE {condition} LIMIT ?)")
+            return lambda: conn.execute(statement, (time, PURGE_BATCH)).rowcount
 
-        def results_batch() -> int:
-            return conn.execute(
-                "DELETE FROM results WHERE rowid IN"
-                " (SELECT rowid FROM results WHERE keep_until < ? LIMIT ?)",
-                (self._clock(), PURGE_BATCH),
-            ).rowcount
-
-        def tables_batch() -> int:
-            return conn.execute(
-                "DELETE FROM tables WHERE rowid IN"
-                " (SELECT rowid FROM tables WHERE updated_at < ? LIMIT ?)",
-                (cutoff, PURGE_BATCH),
-            ).rowcount
-
-        def streams_batch() -> int:
-            return conn.execute(
-                "DELETE FROM table_streams WHERE rowid IN"
-                " (SELECT rowid FROM table_streams WHERE seen_at < ? LIMIT ?)",
-                (cutoff, PURGE_BATCH),
-            ).rowcount
-
-        def rates_batch() -> int:
-            return conn.execute(
-                "DELETE FROM rate_counts WHERE bucket IN"
-                " (SELECT bucket FROM rate_counts WHERE until <= ? LIMIT ?)",
-                (self._clock(), PURGE_BATCH),
-            ).rowcount
+        now = self._clock()
+        profiles_batch = expired("profiles", "rowid", "updated_at < ?", cutoff)
+        results_batch = expired("results", "rowid", "keep_until < ?", now)
+        tables_batch = expired("tables", "rowid", "updated_at < ?", cutoff)
+        streams_batch = expired("table_streams", "rowid", "seen_at < ?", cutoff)
+        rates_batch = expired("rate_counts", "bucket", "until <= ?", now)  # the window is over
 
         removed = 0
         # Small transactions, so the other connections' writes get in between.

@@ -104,16 +104,7 @@ def status(message: str | None) -> Markup:
     return render(SHARED_TEMPLATE, Piece.of("status", message=message), "en", oob=True)
 
 
-class Answer(HTMLResponse):
-    """An htmx answer: pieces as HTML, varying with HX-Request (a plain form post gets the
-    whole page at the same address). Its headers are the same every time, so they are written
-    once, not worked out per answer."""
-
-    HEADERS = ((b"content-type", b"text/html; charset=utf-8"), (b"vary", b"HX-Request"))
-
-    def init_headers(self, headers: object = None) -> None:
-        self.raw_headers = [(b"content-length", str(len(self.body)).encode()), *self.HEADERS]
-
-
 def answer(body: Markup, status_code: int = 200) -> HTMLResponse:
-    return Answer(body, status_code=status_code)
+    """An htmx answer: pieces as HTML. It varies with HX-Request: a plain form post is sent to
+    the game's page instead (app/web/actions.py)."""
+    return HTMLResponse(body, status_code=status_code, headers={"vary": "HX-Request"})

@@ -58,6 +58,11 @@ def wait_htmx(page: Page, done_before: int) -> None:
     page.wait_for_function("n => window.__htmxDone > n", arg=done_before)
 
 
+def wait_idle(page: Page) -> None:
+    """Every queued tap sent and answered (static/js/taps.js)."""
+    page.wait_for_function("() => window.Cardroom.taps.waiting() === 0")
+
+
 def press_and_wait(page: Page, locator: Locator, device: str, **options) -> None:
     before = htmx_done(page)
     press(locator, device, **options)

@@ -6,8 +6,8 @@ on from the version it holds."""
 from __future__ import annotations
 
 import pytest
-from browser_kit import press, press_and_wait
-from playwright.sync_api import Page, expect
+from browser_kit import press, press_and_wait, wait_idle
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -38,10 +38,6 @@ def test_pieces_reach_who_registered_and_a_taken_piece_stays_out(new_page):
     expect(page.locator("#h2h-version")).to_have_attribute("value", held)
 
 
-def settled(page: Page) -> None:
-    page.wait_for_function("() => window.Cardroom.taps.waiting() === 0")
-
-
 @pytest.mark.parametrize("device", ["phone", "desktop"])
 def test_heart_to_heart_recovers_from_a_stale_version(new_page, device):
     page = new_page(device, "en")
@@ -53,12 +49,12 @@ def test_heart_to_heart_recovers_from_a_stale_version(new_page, device):
     page.evaluate("v => document.getElementById('h2h-version').setAttribute('value', v)", stale)
     press(page.locator(STOCK), device)
     press(page.locator(STOCK), device)
-    settled(page)
+    wait_idle(page)
     # The answer's board and version are the server's: the next tap is applied from there.
     held = int(page.locator("#h2h-version").get_attribute("value"))
     assert held > int(stale)
     press_and_wait(page, page.locator(STOCK), device)
-    settled(page)
+    wait_idle(page)
     expect(page.locator("#h2h-version")).to_have_attribute("value", str(held + 1))
     stock = page.locator("#h2h-stock").inner_text()
     page.reload()
@@ -77,7 +73,7 @@ def test_hearts_recovers_from_a_stale_version(new_page):
     for n in range(3):
         press(hand.nth(n), "desktop")
     press_and_wait(page, page.locator(".ht-pass-button"), "desktop")
-    settled(page)
+    wait_idle(page)
     # Refused: the hand as it is (no card passed), the status line says why, the version is
     # the server's again, and the pass goes through with it.
     expect(hand).to_have_count(13)
@@ -86,5 +82,5 @@ def test_hearts_recovers_from_a_stale_version(new_page):
     for n in range(3):
         press(hand.nth(n), "desktop")
     press_and_wait(page, page.locator(".ht-pass-button"), "desktop")
-    settled(page)
+    wait_idle(page)
     expect(page.locator("#ht-hand")).to_have_attribute("data-phase", "playing")

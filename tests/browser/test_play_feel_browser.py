@@ -12,7 +12,7 @@ from functools import cache
 from urllib.parse import parse_qs
 
 import pytest
-from browser_kit import htmx_done, press, wait_htmx
+from browser_kit import htmx_done, press, wait_htmx, wait_idle
 from hearts_mirror import Mirror, pass_choice
 from playwright.sync_api import Page, expect
 from test_heart_to_heart_browser import assert_board, open_deal, short_won_line, target
@@ -59,11 +59,6 @@ def slow_passed_match(new_page, device: str, lang: str):
     pass_by_pressing(page, device, lang, mirror)
     slow_network(page)
     return page, mirror
-
-
-def wait_idle(page: Page) -> None:
-    """Every queued tap sent and answered."""
-    page.wait_for_function("() => window.Cardroom.taps.waiting() === 0")
 
 
 # --- Heart to Heart ------------------------------------------------------------------------

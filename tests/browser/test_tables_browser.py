@@ -46,10 +46,10 @@ def play_one(page: Page, device: str) -> None:
 
 def test_phone_and_desktop_play_a_hand_live(new_page):
     phone, desktop = new_page("phone", "en"), new_page("desktop", "vi")
-    # The pages draw the table from their event stream alone: they fetch no pieces besides.
-    fetched = []
+    # The pages draw the table from their event stream alone, the one that carries pieces.
+    streams = []
     for page in (phone, desktop):
-        page.on("request", lambda r: fetched.append(r.url) if "/pieces?" in r.url else None)
+        page.on("request", lambda r: streams.append(r.url) if "/events" in r.url else None)
     phone.goto("/")
     phone.get_by_role("button", name="Play with friends").click()
     expect(phone).to_have_url(re.compile(r"/hearts/t/[\w-]{22}$"))
@@ -101,7 +101,7 @@ def test_phone_and_desktop_play_a_hand_live(new_page):
     expect(desktop.locator("#ht-end-dialog")).to_be_visible()
     api = phone.request.get(f"/api/hearts/tables/{table_id}").json()
     assert api["phase"] == "hand_over" and api["deal"] is None
-    assert not fetched
+    assert streams and all("pieces=1" in url for url in streams)
 
 
 def open_table_of_two(phone: Page, desktop: Page, seconds: str) -> str:

@@ -5,7 +5,6 @@ instances on one Redis. Every window is moved by the app's clock, never by waiti
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from collections.abc import AsyncIterator, Callable
 
@@ -19,11 +18,9 @@ from app.rules.heart_to_heart import new_game
 from app.rules.heart_to_heart_solver import solve
 from app.settings import Settings
 from app.web.limits import CREATIONS, MOVES, Budget, RateLimitMiddleware
-from tests.conftest import BASE_URL, Clock
+from tests.conftest import BASE_URL, Clock, RedisServer
 from tests.reliability.cardroom_pages import HX, h2h_board, h2h_version
 
-# The reliability tests' spare database (tests/reliability/conftest.py): emptied before use.
-REDIS_URL = os.environ.get("CARDROOM_RELIABILITY_REDIS_URL", "redis://127.0.0.1:6379/14")
 DEAL = "HH1-W-AAAAAAB"
 NEW_GAME = "/api/heart-to-heart/games"
 WINDOW_START = 1_800_000_000  # a multiple of every window
@@ -34,7 +31,8 @@ def target_text(target: int | str) -> str:
 
 
 @pytest.fixture
-def limited(settings: Settings) -> Settings:
+def settings(settings: Settings) -> Settings:
+    """The tests' settings with the limits on (tests/conftest.py turns them off)."""
     return settings.model_copy(update={"rate_limit_scale": 1.0})
 
 
@@ -44,18 +42,12 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-async def room(limited: Settings, clock: Clock) -> AsyncIterator[FastAPI]:
-    application = create_app(limited, clock=clock)
-    async with application.router.lifespan_context(application):
-        yield application
-
-
-@pytest.fixture
-async def browser(room: FastAPI) -> AsyncIterator[Callable[..., httpx.AsyncClient]]:
+async def browser(app: FastAPI) -> AsyncIterator[Callable[..., httpx.AsyncClient]]:
     """A browser (its own cookie jar) at an address, 127.0.0.1 unless told."""
     clients: list[httpx.AsyncClient] = []
+    default_app = app
 
-    def make(address: str = "127.0.0.1", app: FastAPI = room) -> httpx.AsyncClient:
+    def make(address: str = "127.0.0.1", app: FastAPI = default_app) -> httpx.AsyncClient:
         transport = httpx.ASGITransport(app=app, client=(address, 50_000))
         client = httpx.AsyncClient(
             transport=transport, base_url=BASE_URL, headers={"accept-language": "en"}
@@ -79,7 +71,7 @@ async def create(client: httpx.AsyncClient) -> httpx.Response:
 
 
 async def test_a_session_flooding_new_games_gets_429_and_creates_nothing_more(
-    room, browser, clock
+    app, browser, clock
 ):
     alice = browser()
     await alice.get("/")  # the session's cookie (a request without one is counted by address)
@@ -97,7 +89,7 @@ async def test_a_session_flooding_new_games_gets_429_and_creates_nothing_more(
     }}
     vietnamese = await alice.post(NEW_GAME, json={"deal": DEAL}, headers={"accept-language": "vi"})
     assert vietnamese.json()["error"]["message"].startswith("Quá nhiều yêu cầu")
-    assert games_stored(room) == CREATIONS.per_session
+    assert games_stored(app) == CREATIONS.per_session
 
     # Moves have a budget of their own, and another browser at the same address goes on.
     tap = await alice.post(f"/api/heart-to-heart/games/{last}/tap", json={"target": "stock"})
@@ -117,7 +109,7 @@ async def test_a_session_flooding_new_games_gets_429_and_creates_nothing_more(
     ids=["ipv4", "ipv6"],
 )
 async def test_an_address_flooding_without_cookies_gets_429_and_its_neighbour_does_not(
-    room, browser, flooder, neighbour
+    app, browser, flooder, neighbour
 ):
     # A new browser every time, so a new session: only the address counts.
     for n in range(CREATIONS.per_address):
@@ -125,7 +117,7 @@ async def test_an_address_flooding_without_cookies_gets_429_and_its_neighbour_do
     refused = await create(browser(flooder(CREATIONS.per_address)))
     assert refused.status_code == 429
     assert refused.headers["retry-after"] == "45"
-    assert games_stored(room) == CREATIONS.per_address
+    assert games_stored(app) == CREATIONS.per_address
     assert (await create(browser(neighbour))).status_code == 201
 
 
@@ -138,7 +130,7 @@ async def test_x_forwarded_for_is_not_the_address(browser):
 
 
 async def test_page_taps_past_the_limit_answer_the_status_line_and_change_nothing(
-    room, browser, clock
+    app, browser, clock
 ):
     player = browser()
     game_id, version = h2h_board((await player.get(f"/heart-to-heart/deal/{DEAL}",
@@ -188,17 +180,20 @@ async def test_a_player_as_fast_as_people_never_meets_a_limit(browser, clock):
 
 
 @pytest.fixture
-async def two_instances(limited: Settings, clock: Clock) -> AsyncIterator[list[FastAPI]]:
+async def two_instances(
+    settings: Settings, clock: Clock, redis_server: RedisServer
+) -> AsyncIterator[list[FastAPI]]:
     """Two apps on one Redis, as two machines behind one load balancer."""
-    redis.Redis.from_url(REDIS_URL).flushdb()
-    settings = limited.model_copy(update={"store_url": REDIS_URL})
+    redis_url = redis_server.url("limits")
+    redis.Redis.from_url(redis_url).flushdb()
+    settings = settings.model_copy(update={"store_url": redis_url})
     apps = [create_app(settings, clock=clock), create_app(settings, clock=clock)]
     async with (
         apps[0].router.lifespan_context(apps[0]),
         apps[1].router.lifespan_context(apps[1]),
     ):
         yield apps
-    redis.Redis.from_url(REDIS_URL).flushdb()
+    redis.Redis.from_url(redis_url).flushdb()
 
 
 async def test_two_instances_on_one_redis_share_the_limit(two_instances, browser, clock):
@@ -214,8 +209,8 @@ async def test_two_instances_on_one_redis_share_the_limit(two_instances, browser
     assert (await create(second)).status_code == 201
 
 
-async def test_a_store_that_cannot_count_answers_503_not_500(room, browser):
-    await room.state.store.close()
+async def test_a_store_that_cannot_count_answers_503_not_500(app, browser):
+    await app.state.store.close()
     answer = await create(browser())
     assert answer.status_code == 503
     assert answer.json()["error"]["code"] == "store_unavailable"

@@ -3,7 +3,8 @@ new games, the rules and the examples.
 
 A tap or an undo goes to the service (app/web/heart_to_heart/service.py), which applies it; the
 page answers with the pieces of the board that changed (app/web/heart_to_heart/board.py) and
-the status line. Without JavaScript the same routes answer the full page.
+the status line (app/web/actions.py). Without JavaScript a move leads back to the game page;
+a hint answers that page with the hint's cards marked.
 
 Unfinished games (contract: "at least one move … that is not over"): a stalemate is not over
 here. Undo leads out of it (heart-to-heart.md, "Undo"), and the player may want to try another
@@ -21,6 +22,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from markupsafe import Markup
 
 from app.rules.deal_codes import DealCodeError
 from app.rules.heart_to_heart import (
@@ -35,7 +37,7 @@ from app.rules.heart_to_heart import (
 )
 from app.rules.heart_to_heart_solver import replay, solve_moves
 from app.web import first_visit
-from app.web.actions import action_answer, conflict_answer
+from app.web.actions import action_answer, conflict_answer, is_htmx
 from app.web.deps import Lang, ProfileDep, SessionId, StoreDep, Visit, VisitDep
 from app.web.errors import PageError
 from app.web.games import StaleVersion, is_stored, unstored_id
@@ -52,7 +54,7 @@ from app.web.heart_to_heart.forms import ActionForm, ActionFormDep, OptionsFormD
 from app.web.heart_to_heart.service import LoadedGame, Options, UndoRefused
 from app.web.heart_to_heart.texts import deal_error_message, move_error, undo_refusal
 from app.web.i18n import heart_name, rank_word, translator
-from app.web.pieces import status
+from app.web.pieces import answer, status
 from app.web.profile import Profile
 from app.web.templating import page
 
@@ -162,6 +164,7 @@ def game_page(
     return page(request, "heart_to_heart/game.html", context, lang, headers={"Vary": "HX-Request"})
 
 
+@cache  # a constant, looked up once the routes exist
 def to_game_url() -> str:
     return router.url_path_for("heart_to_heart")
 
@@ -207,9 +210,8 @@ async def page_action(
     except StaleVersion as stale:
         return stale_answer(request, stale.current, options, lang)
     except UndoRefused as refused:
-        board = stored_board(refused.current, url, options, lang)
-        return conflict_answer(request, to_game_url(), lambda: changes(None, board, lang),
-                               undo_refusal(refused.error, lang))
+        return board_conflict(request, refused.current, options, lang,
+                              undo_refusal(refused.error, lang))
     text = message(turn, options, lang) if turn.after is not turn.before else None
     return action_answer(
         request, to_game_url(),
@@ -218,9 +220,20 @@ async def page_action(
 
 
 def stale_answer(request: Request, loaded: LoadedGame, options: Options, lang: str) -> Response:
-    board = stored_board(loaded, undo_url(loaded.stored.game_id), options, lang)
     message = translator(lang).gettext("The game had changed (another tab?); here it is now.")
-    return conflict_answer(request, to_game_url(), lambda: changes(None, board, lang), message)
+    return board_conflict(request, loaded, options, lang, message)
+
+
+def board_conflict(
+    request: Request, loaded: LoadedGame, options: Options, lang: str, reason: str
+) -> Response:
+    """Nothing changed: the whole board as it is, and why."""
+
+    def whole_board() -> Markup:
+        board = stored_board(loaded, undo_url(loaded.stored.game_id), options, lang)
+        return changes(None, board, lang)
+
+    return conflict_answer(request, to_game_url(), whole_board, reason)
 
 
 def undo_url(game_id: str) -> str:
@@ -347,12 +360,13 @@ async def hint(
         )
     except StaleVersion as stale:
         return stale_answer(request, stale.current, options, lang)
+    message = assists.hint_message(given, lang)
+    if not is_htmx(request):  # without JavaScript the page itself marks the hint's cards
+        return game_page(request, turn.after, options, lang, message=message, hint=given)
     before = stored_board(turn.before, undo_url(game_id), options, lang)
     after = stored_board(turn.after, undo_url(game_id), options, lang)
-    message = assists.hint_message(given, lang)
-    return action_answer(
-        request, to_game_url(),
-        lambda: changes(before, after, lang) + hint_marks(given, lang, oob=True) + status(message),
+    return answer(
+        changes(before, after, lang) + hint_marks(given, lang, oob=True) + status(message)
     )
 
 
@@ -364,11 +378,13 @@ async def save_options(
     await service.store_options(visit.store, visit.session_id, chosen)
     if form.game is None:
         return to_game()
+    if not is_htmx(request):
+        return to_game()
     loaded = await service.owned(visit.store, visit.session_id, form.game)
     url = undo_url(form.game)
     before = stored_board(loaded, url, Options.of(visit.profile), visit.lang)
     after = stored_board(loaded, url, chosen, visit.lang)
-    return action_answer(request, to_game_url(), lambda: changes(before, after, visit.lang))
+    return answer(changes(before, after, visit.lang))
 
 
 @router.get("/rules", name="heart_to_heart_rules")

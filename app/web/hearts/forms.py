@@ -49,7 +49,7 @@ class PlayForm(MoveForm):
     card: Card
 
 
-# What a route declares: ``form: TapFormDep`` (app/web/forms.py, form_of).
+# What a route declares: ``form: PlayFormDep`` (app/web/forms.py, form_of).
 MoveFormDep = Annotated[MoveForm, form_of(MoveForm)]
 PassFormDep = Annotated[PassForm, form_of(PassForm)]
 PlayFormDep = Annotated[PlayForm, form_of(PlayForm)]

@@ -8,7 +8,7 @@ applies it and the bots' answer; the page answers with the pieces of the table t
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Annotated
 
 from fastapi import APIRouter, Form, Request
@@ -119,6 +119,7 @@ async def hearts_current(
     return hearts_page(request, loaded, lang, notice=notice)
 
 
+@cache  # a constant, looked up once the routes exist
 def to_game_url() -> str:
     return router.url_path_for("hearts")
 
