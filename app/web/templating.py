@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
+from app.web.hearts.pace import page_attributes as bot_pace_attributes
 from app.web.i18n import (
     LANGUAGES,
     SUIT_SYMBOLS,
@@ -54,7 +55,7 @@ def make_environment() -> Environment:
     env.filters["number"] = jinja_number
     env.globals.update(
         static=static_url, card_name=_card_name, SUIT_SYMBOLS=SUIT_SYMBOLS, LANGUAGES=LANGUAGES,
-        oob_attr=oob_attr,
+        oob_attr=oob_attr, BOT_PACE=bot_pace_attributes(),
     )
     return env
 

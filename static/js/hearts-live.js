@@ -110,6 +110,26 @@
     reactionsSeen = newest;
   }
 
+  // "While you were away, your bot played …" stays until the player's next move; closed, it
+  // stays closed when the event stream brings it again.
+  let seenAway = null; // the cards of the note the player closed
+  const closeAwayNote = (note) => {
+    seenAway = note.dataset.playedAway;
+    note.remove();
+  };
+  document.addEventListener("click", (e) => {
+    const note = e.target.closest?.('[data-action="seen-away"]')?.closest("[data-played-away]");
+    if (!note) return;
+    closeAwayNote(note);
+    document.querySelector('#ht-hand [tabindex="0"]')?.focus();
+  });
+  pieces.on("tb-back", {
+    after(el) {
+      const note = el.querySelector("[data-played-away]");
+      if (note && note.dataset.playedAway === seenAway) closeAwayNote(note);
+    },
+  });
+
   pieces.on("tb-live", {
     after() {
       received = Date.now();

@@ -6,9 +6,10 @@
 // the deal link is static/js/share.js's.)
 (() => {
   "use strict";
-  const CARD_DELAY = 450; // between two cards: fast enough not to bore, slow enough to follow
-  const TRICK_PAUSE = 1100; // a finished trick stays in view before it goes to its winner
-  const TRAVEL = 240; // a card's flight from a seat to the table, or a trick's to its winner
+  // The bots' pace in ms, from the table's data attributes (app/web/hearts/pace.py, which the
+  // server keeps to when it plays for a player who is away): between two cards, how long a
+  // finished trick stays in view, a card's flight to the table or a trick's to its winner.
+  const paceMs = (name) => Number(document.querySelector(".ht-table")?.dataset[name]) || 0;
   const pace = () => window.Cardroom.motionPace();
   const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -127,7 +128,7 @@
     const dy = from.top + from.height / 2 - (to.top + to.height / 2);
     card.animate(
       [{ transform: `translate(${dx}px, ${dy}px) scale(.6)`, opacity: 0.4 }, { transform: "none", opacity: 1 }],
-      { duration: TRAVEL * pace(), easing: "ease-out" },
+      { duration: paceMs("travelMs") * pace(), easing: "ease-out" },
     );
   }
 
@@ -203,10 +204,10 @@
       const ends = step.dataset.ends;
       markTurn(turnAfter(step));
       if (ends !== undefined) {
-        await wait(TRICK_PAUSE * (pace() || 1));
+        await wait(paceMs("trickPauseMs") * (pace() || 1));
         if (!stopped) await gather(trick, Number(ends));
       } else if (i < steps.length - 1) {
-        await wait(CARD_DELAY * (pace() || 1));
+        await wait(paceMs("cardMs") * (pace() || 1));
       }
     }
     if (running === me) running = null;
@@ -245,7 +246,7 @@
         const dy = seat.top + seat.height / 2 - (at.top + at.height / 2);
         return card.animate(
           [{ transform: "none", opacity: 1 }, { transform: `translate(${dx}px, ${dy}px) scale(.4)`, opacity: 0 }],
-          { duration: TRAVEL * pace(), easing: "ease-in", fill: "forwards" },
+          { duration: paceMs("travelMs") * pace(), easing: "ease-in", fill: "forwards" },
         ).finished.catch(() => {});
       });
       await Promise.all(flights);

@@ -1,7 +1,7 @@
 """Presence at a table on real uvicorn: a seat is connected while its page has the event stream
 open; a seat whose stream has been closed past the grace period is away and the Normal bot
-plays it at once, with no turn limit, until "back"; the same across two instances on Redis,
-where exactly one of them makes the seat away. The servers' heartbeat and grace period are
+plays it at the bots' pace, with no turn limit, until "back"; the same across two instances on
+Redis, where exactly one of them makes the seat away. The servers' heartbeat and grace period are
 shorter than by default (4 s and 12 s); the grace is still ten heartbeats, so a page that goes
 is seen gone well before its player counts as away."""
 
@@ -36,20 +36,24 @@ def both_connected(view: dict) -> bool:
 
 
 async def play_while_north_is_away(south: Player) -> None:
-    """South passes and plays; the bot answers for North at once: the table waits for South
-    only."""
+    """South passes and plays; the bot plays for North at the bots' pace, one card per change,
+    and the table waits for South only."""
     view = await south.view()
     if view["phase"] == "passing":
         passed = await south.post("pass", {"cards": view["hand"][:3]})
         assert passed.status_code == 200, passed.text
         view = passed.json()
     for _ in range(5):
+        if view["turn"] != 0:  # North's bot plays its card a moment later, by itself
+            after = view["version"]
+            view = await south.seen(lambda v, after=after: v["turn"] == 0 and v["version"] > after)
         assert view["phase"] == "playing" and view["turn"] == 0
         played = await south.post("play", {"card": view["legal"][0]})
         assert played.status_code == 200, played.text
         view = played.json()
         seat = view["seats"][2]
         assert seat["away"] and not seat["autoplayed"]  # the turn limit played nothing
+    assert view["seats"][2]["played_away"]  # North's bot played by itself
 
 
 @pytest.mark.slow

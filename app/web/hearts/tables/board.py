@@ -14,13 +14,14 @@ from dataclasses import dataclass, replace
 
 from markupsafe import Markup
 
+from app.rules.cards import card_text
 from app.rules.hearts import HeartsView, PlayedCard, Trick
 from app.web.hearts.service import Seen
 from app.web.hearts.table import TEMPLATE, Step, Urls, everything, steps_of, table_pieces
 from app.web.hearts.tables.service import Table
 from app.web.hearts.tables.texts import seat_label
 from app.web.hearts.tables.views import TableView, seat_view
-from app.web.i18n import Translator
+from app.web.i18n import Translator, card_name
 from app.web.pieces import Piece, Pieces, changed, render_once
 
 TABLE_TEMPLATE = "hearts/_table_pieces.html"
@@ -144,10 +145,23 @@ class ReactionMark:
     version: int
 
 
-def live_pieces(view: TableView, back_url: str, lang: str, *, oob: bool = False) -> Markup:
+def back_piece(table: Table, seat: int | None, back_url: str, lang: str) -> Piece:
+    """``tb-back``: for a player who is away, the "I'm back" form and the cards their bot has
+    played so far; once they are back, until their next move, what it played while they were
+    away (their own seat's only)."""
+    me = None if seat is None else table.seats[seat]
+    played = () if me is None else tuple(
+        (card_text(c), card_name(c, lang)) for c in me.played_away
+    )
+    return Piece.of("back", url=back_url, seated=me is not None, away=me is not None and me.away,
+                    played=played)
+
+
+def live_pieces(table: Table, view: TableView, back_url: str, lang: str, *,
+                oob: bool = False) -> Markup:
     """The table's own pieces (templates/hearts/_table_pieces.html): ``tb-live``, the marks of
     what changes without a move (presence, the clock, the bot's turns, reactions), which
-    static/js/hearts-live.js puts on the seats; and ``tb-back``, the "I'm back" form."""
+    static/js/hearts-live.js puts on the seats; and ``tb-back`` (:func:`back_piece`)."""
     shift = view.my_seat or 0
     seats = tuple(
         SeatMarks(
@@ -160,9 +174,8 @@ def live_pieces(view: TableView, back_url: str, lang: str, *, oob: bool = False)
     reactions = tuple(
         ReactionMark((r.seat - shift) % 4, r.reaction, r.version) for r in view.reactions
     )
-    away = view.my_seat is not None and view.seats[view.my_seat].away
     live = Piece.of("live", seats=seats, reactions=reactions)
-    back = Piece.of("back", url=back_url, seated=view.my_seat is not None, away=away)
+    back = back_piece(table, view.my_seat, back_url, lang)
     return render_once(TABLE_TEMPLATE, live, lang, oob=oob) + render_once(
         TABLE_TEMPLATE, back, lang, oob=oob
     )
@@ -198,5 +211,5 @@ class PageFeed:
         if table.version > self.sent and moved:
             out["board"] = catch_up(table, self.seat, self.sent, self.urls, self.tr, self.lang)
             self.sent, self.pieces = table.version, pieces
-        out["live"] = live_pieces(view, self.back_url, self.lang, oob=True)
+        out["live"] = live_pieces(table, view, self.back_url, self.lang, oob=True)
         return out

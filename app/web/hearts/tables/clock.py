@@ -1,8 +1,8 @@
 """The table clock: each process watches the tables it has served for the moment something is
 due without anyone asking, and then has it done (service.clock_tick): a turn that ran past its
-limit (the Normal bot plays for the awaited player) and a player who has gone (their page has
+limit (the Normal bot plays for the awaited player), a player who has gone (their page has
 had no event stream open for the grace period of service.Waits: away, the Normal bot plays for
-them).
+them), and each turn of a player who is away, at the bots' pace (service.Table.bot_due).
 
 Several processes may watch one table (its players' requests and streams reach any instance):
 each tries, the compare-and-set on the table's version lets one through, and the others find
@@ -35,15 +35,16 @@ class TableClock:
         self._store = store
         self._now = now
         self.waits = waits
-        self._deadlines: dict[str, float] = {}  # the turn limits
+        self._deadlines: dict[str, float] = {}  # the turn limits and the away players' turns
         self._gone_checks: dict[str, float] = {}  # when a player without a stream may be gone
         self._task: asyncio.Task[None] | None = None
         self.streams = OpenStreams(store, now, waits)  # the tables' event streams open here
 
     def note(self, table: Table, presence: Presence | None = None) -> None:
-        """Watch ``table``'s turn deadline as it is now (none: stop watching it) and, given
-        its presence, when its next player without a stream will be gone."""
-        deadline = table.deadline()
+        """Watch ``table``'s next due time as it is now (the turn limit, an away player's turn;
+        none: stop watching it) and, given its presence, when its next player without a stream
+        will be gone."""
+        deadline = table.due()
         if deadline is None:
             self._deadlines.pop(table.table_id, None)
         else:

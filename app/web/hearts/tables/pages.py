@@ -15,7 +15,14 @@ from app.web.errors import PageError
 from app.web.hearts.forms import MoveFormDep, PassFormDep, PlayFormDep
 from app.web.hearts.table import TEMPLATE, Urls, last_trick, piece_renderer
 from app.web.hearts.tables import service
-from app.web.hearts.tables.board import board_pieces, catch_up, page_urls, turned
+from app.web.hearts.tables.board import (
+    TABLE_TEMPLATE,
+    back_piece,
+    board_pieces,
+    catch_up,
+    page_urls,
+    turned,
+)
 from app.web.hearts.tables.forms import NameFormDep, ReactFormDep, SitFormDep, StartFormDep
 from app.web.hearts.tables.names import sit_named
 from app.web.hearts.tables.service import REACTIONS, Table, TableRefused
@@ -113,6 +120,10 @@ async def table_page(table_id: str, request: Request, visit: VisitDep) -> HTMLRe
     if table.match is not None:
         pieces = board_pieces(table, seat, urls, tr)
         context["piece"] = piece_renderer(pieces, visit.lang)
+        back_url = str(request.app.url_path_for("table_back", table_id=table_id))
+        context["back"] = render_once(
+            TABLE_TEMPLATE, back_piece(table, seat, back_url, visit.lang), visit.lang
+        )
     return page(request, "hearts/table_page.html", context, visit.lang)
 
 

@@ -5,18 +5,25 @@ A table's stored state holds the sessions of its seats and the whole match; noth
 leaves the server as is: :mod:`app.web.hearts.tables.views` makes each seat's view.
 
 Who acts: a seat belongs to the session that took it. Bots play the seats nobody took (at the
-table's level) and, with the Normal bot, the seats of players who are away; they answer in the
-request that made the change (and in the table clock, app/web/hearts/tables/clock.py, when a
-turn runs past its limit or a player has gone), never in an event stream.
+table's level) and, with the Normal bot, the seats of players who are away. The bots of empty
+seats answer in the request that made the change (and in the table clock,
+app/web/hearts/tables/clock.py, when a turn runs past its limit or a player has gone), never
+in an event stream; the pages then show their cards one by one at the bots' pace
+(app/web/hearts/pace.py).
 
-Away: a player is away, and the Normal bot plays for them at once, after letting two turns in a
-row run past the limit, or when the page has had no event stream open for ``Waits.grace``
-seconds (long enough for a reload or a network blip), counted from the start of the match for a
-seat that never opened one (a script on the API too): so a table without a turn limit cannot be
-held by an absent player either. One tap ("I'm back", ``back``) gives the seat back; neither it
-nor sitting again moves the turn limit, or calling them in a loop would stall the table. Any
-process may apply a change: the compare-and-set makes sure only one of two at once does, and
-the other retries on the table as it then is.
+Away: a player is away after letting two turns in a row run past the limit, or when the page
+has had no event stream open for ``Waits.grace`` seconds (long enough for a reload or a network
+blip), counted from the start of the match for a seat that never opened one (a script on the
+API too): so a table without a turn limit cannot be held by an absent player either. The Normal
+bot then plays their seat at the bots' pace, one card per change made by the table clock
+(``Table.bot_due``: when the pages have shown the cards before it, and one card's time), so
+that "I'm back" (``back``) gives the seat back between any two cards: the next decision is the
+player's again. A pass is one decision, made at once. The cards the bot played for them are
+kept on the seat (``played_away``) until their own next move, so their page can say what
+happened while they were away. Neither "I'm back" nor sitting again moves the turn limit, or
+calling them in a loop would stall the table. Any process may apply a change: the
+compare-and-set makes sure only one of two at once does, and the other retries on the table as
+it then is.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from app.rules.hearts import NUM_SEATS, HeartsError, HeartsMatch, PlayedCard
 from app.settings import STALE_HEARTBEATS, Settings
 from app.store import GameStore, StoredTable, StreamSeen
 from app.web.games import GameNotFound
+from app.web.hearts.pace import shown_seconds
 from app.web.hearts.service import moon_of, random_code
 from app.web.hearts.thinking import THINKING
 from app.web.profile import record_hearts_match
@@ -78,6 +86,9 @@ class Seat:
     misses: int = 0
     autoplayed: bool = False  # the seat's last card or pass was chosen by the turn limit
     autoplayed_card: int | None = None  # the card it chose then (None: it passed)
+    # The cards the bot played for the player since they were last found away, in order; kept
+    # after they come back, until their own next move.
+    played_away: list[int] = field(default_factory=list)
 
     @property
     def human(self) -> bool:
@@ -103,6 +114,8 @@ class Table:
     log: list[list[Any]] = field(default_factory=list)  # [version, hand, [[seat, card], ...]]
     # [version, seat, reaction, when]
     reactions: list[list[Any]] = field(default_factory=list)
+    # When the pages will have shown the cards of the last change that played any (pace.py).
+    shown_at: float = 0.0
 
     CREATOR = 0  # the creator sits South
 
@@ -123,6 +136,7 @@ class Table:
             state["log"],
             # Reactions stored before they had a time count as long past.
             [r if len(r) == 4 else [*r[:3], 0.0] for r in state["reactions"]],
+            state.get("shown_at", 0.0),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -131,7 +145,8 @@ class Table:
             "turn_seconds": self.turn_seconds,
             "seats": [
                 {"session": s.session, "name": s.name, "away": s.away, "misses": s.misses,
-                 "autoplayed": s.autoplayed, "autoplayed_card": s.autoplayed_card}
+                 "autoplayed": s.autoplayed, "autoplayed_card": s.autoplayed_card,
+                 "played_away": s.played_away}
                 for s in self.seats
             ],
             "match": None if self.match is None else self.match.to_json(),
@@ -139,6 +154,7 @@ class Table:
             "started_at": self.started_at,
             "log": self.log,
             "reactions": self.reactions,
+            "shown_at": self.shown_at,
         }
 
     def seat_of(self, session_id: str) -> int | None:
@@ -161,6 +177,24 @@ class Table:
         if match is None or self.turn_seconds is None or not self.waiting_for():
             return None
         return self.changed_at + self.turn_seconds
+
+    def bot_due(self) -> float | None:
+        """When the bot of a player who is away plays their turn (None: no such turn now): once
+        the pages have shown the cards before it (``shown_at``), and one card's time after the
+        change that made it their turn."""
+        match = self.match
+        if match is None or match.phase != "playing" or match.turn is None:
+            return None
+        seat = self.seats[match.turn]
+        if not (seat.human and seat.away):
+            return None
+        return max(self.changed_at + shown_seconds(()), self.shown_at)
+
+    def due(self) -> float | None:
+        """The next time the table clock has something to do without anyone asking: the turn
+        limit running out, or the bot's turn for a player who is away."""
+        times = [t for t in (self.deadline(), self.bot_due()) if t is not None]
+        return min(times, default=None)
 
     def playing(self) -> bool:
         return self.match is not None and self.match.phase != "match_over"
@@ -300,6 +334,8 @@ async def change(
                 raise
             if restarts_turn:
                 table.changed_at = now()
+            if plays:
+                table.shown_at = now() + shown_seconds(trick_ends(table.match, len(plays)))
             hand = 0 if table.match is None else table.match.hand_number
             table.log = [
                 *table.log[-(LOG_LENGTH - 1) :],
@@ -410,6 +446,7 @@ def seat_action(session_id: str, move: Move) -> Change:
             raise TableRefused(409, "not_started", table)
         me = table.seats[seat]
         me.misses, me.autoplayed, me.autoplayed_card, me.away = 0, False, None, False
+        me.played_away = []
         before = len(played_this_hand(table.match))
         hand = table.match.hand_number
         move(table.match, seat)
@@ -419,6 +456,12 @@ def seat_action(session_id: str, move: Move) -> Change:
         return [*mine, *bots_answer(table)]
 
     return apply
+
+
+def trick_ends(match: HeartsMatch | None, count: int) -> list[bool]:
+    """For the last ``count`` cards played (a change's), whether each ended a trick."""
+    played = 0 if match is None else len(played_this_hand(match))
+    return [n % 4 == 3 for n in range(played - count, played)]
 
 
 def played_this_hand(match: HeartsMatch) -> list[PlayedCard]:
@@ -508,42 +551,58 @@ def stand_in(match: HeartsMatch, seat: int) -> PlayedCard | None:
 
 
 def bots_answer(table: Table) -> list[PlayedCard]:
-    """The bots pass and play for every seat they hold, up to a player's turn: the table's
-    bots in the empty seats, the Normal bot for the players who are away."""
+    """The bots answer up to a player's turn, or to the turn of a player who is away (the
+    clock plays it at the bots' pace, ``Table.bot_due``): the table's bots in the empty seats
+    pass and play, the Normal bot passes for the players who are away."""
     match = table.match
     assert match is not None
     empty = frozenset(n for n, seat in enumerate(table.seats) if not seat.human)
-    away = table.bot_seats - empty
     pass_for_bots(match, empty)
     if match.phase == "passing":
-        for seat in away:
+        for seat in table.bot_seats - empty:
             if not match.view(seat).pass_chosen:
                 stand_in(match, seat)
-    plays = play_bots(match, empty)
-    while match.phase == "playing" and match.turn in away:
-        played = stand_in(match, match.turn)
-        assert played is not None
-        plays += [played, *play_bots(match, empty)]
-    return plays
+    return play_bots(match, empty)
+
+
+def went_away(seat: Seat) -> None:
+    seat.away = True
+    seat.played_away = []
+
+
+def play_away_turn(table: Table) -> list[PlayedCard]:
+    """The Normal bot plays one card for the player who is away and whose turn it is."""
+    match = table.match
+    assert match is not None and match.turn is not None
+    seat = table.seats[match.turn]
+    played = stand_in(match, match.turn)
+    assert played is not None
+    seat.played_away.append(played.card)
+    return [played]
 
 
 def clock_tick(now: float, present: Presence) -> Change:
     """What the table clock does when something is due: the players who have gone are away
-    (the Normal bot plays for them at once); when the turn limit ran out, the Normal bot
-    passes or plays for the players awaited (a hand that is over is dealt on), and a player
-    who missed two turns in a row is away. Nothing due: refused (not_due), nothing written."""
+    (the Normal bot plays for them from then on, at the bots' pace); the bot's turn of a player
+    who is away is played (one card); when the turn limit ran out, the Normal bot passes or
+    plays for the players awaited (a hand that is over is dealt on), and a player who missed
+    two turns in a row is away. Nothing due: refused (not_due), nothing written."""
 
     def apply(table: Table) -> list[PlayedCard]:
         match = table.match
         gone = table.gone(present, now)
         deadline = table.deadline()
         timed_out = deadline is not None and deadline <= now
-        if match is None or not (gone or timed_out):
+        bot_due = table.bot_due()
+        bot_turn = bot_due is not None and bot_due <= now
+        if match is None or not (gone or timed_out or bot_turn):
             raise TableRefused(409, "not_due", table)
         if gone:  # the turn limit starts again for whoever is awaited next
             for seat in gone:
-                table.seats[seat].away = True
+                went_away(table.seats[seat])
             return bots_answer(table)
+        if bot_turn:
+            return [*play_away_turn(table), *bots_answer(table)]
         plays: list[PlayedCard] = []
         if match.phase == "hand_over":
             match.next_hand()
@@ -555,7 +614,9 @@ def clock_tick(now: float, present: Presence) -> Change:
                 missed.autoplayed = True
                 missed.autoplayed_card = None if played is None else played.card
                 missed.misses += 1
-                missed.away = missed.misses >= MISSES_BEFORE_AWAY
+                if missed.misses >= MISSES_BEFORE_AWAY:
+                    went_away(missed)
+                    missed.played_away = [] if played is None else [played.card]
         return [*plays, *bots_answer(table)]
 
     return apply

@@ -34,11 +34,17 @@ class TableSeat(SeatState):
     )
     away: bool = Field(
         description="The player has gone (no event stream for a few seconds, or two turns in a "
-        "row past the limit): the Normal bot plays the seat until they come back (…/back)."
+        "row past the limit): the Normal bot plays the seat, at the bots' pace, until they come "
+        "back (…/back)."
     )
     autoplayed: bool = Field(description="The turn limit made the bot play this seat's last turn.")
     autoplayed_card: ShownCard | None = Field(
         description="The card the bot played then (null when it passed, or if it did not play)."
+    )
+    played_away: list[ShownCard] = Field(
+        description="The cards the bot played for the player since they were last away, in "
+        "order (at the bots' pace, one card per turn); kept after they come back, until their "
+        "own next move."
     )
 
 
@@ -99,6 +105,7 @@ def table_view(table: Table, session_id: str, now: float, presence: Presence) ->
             seat=n, name=s.name, human=s.human, connected=s.human and presence.connected[n],
             away=s.away, autoplayed=s.autoplayed,
             autoplayed_card=None if s.autoplayed_card is None else card_text(s.autoplayed_card),
+            played_away=[card_text(c) for c in s.played_away],
             cards_left=view.cards_left[n] if view else 0,
             hand_points=view.hand_points[n] if view else 0,
             total=view.totals[n] if view else 0,
