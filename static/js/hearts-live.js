@@ -8,7 +8,8 @@
 //   change without a move, which this puts on the seat badges (each player's state, the turn
 //   limit's countdown, the card the bot played when time ran out) and on the trick, again
 //   whenever those are redrawn; and the reactions, shown a moment at their sender's seat.
-// Before the match starts, a change draws the page afresh.
+// Before the match starts, a change redraws the lobby's seats (table-lobby.js); the start draws
+// the page afresh.
 (() => {
   "use strict";
   const root = document.querySelector(".tb[data-events]");
@@ -158,11 +159,14 @@
 
   function onEvent(e) {
     const event = JSON.parse(e.data);
-    if (event.started !== started || (!started && event.version > held())) {
+    if (event.started !== started) {
       location.reload();
       return;
     }
-    if (!started) return;
+    if (!started) {
+      if (event.version > held()) window.Cardroom.lobby.refresh(event.version);
+      return;
+    }
     pieces.take(event.live);
     if (event.board) {
       latest = event;

@@ -24,6 +24,7 @@ from app.web.hearts.tables.board import (
     turned,
 )
 from app.web.hearts.tables.forms import NameFormDep, ReactFormDep, SitFormDep, StartFormDep
+from app.web.hearts.tables.lobby import lobby_seats, room_controls, waiting_words
 from app.web.hearts.tables.names import sit_named
 from app.web.hearts.tables.service import REACTIONS, Table, TableRefused
 from app.web.hearts.tables.texts import (
@@ -31,7 +32,6 @@ from app.web.hearts.tables.texts import (
     compass,
     reaction_label,
     refused_text,
-    seat_label,
 )
 from app.web.hearts.tables.views import seat_view
 from app.web.hearts.texts import seat_names
@@ -56,15 +56,18 @@ def to_table(table_id: str) -> RedirectResponse:
     return RedirectResponse(table_url(table_id), 303)
 
 
-async def nickname(visit: Visit, raw: str) -> str:
-    tr = translator(visit.lang)
+def nickname(visit: Visit, raw: str) -> str:
+    """``raw`` cleaned (app/web/nickname.py); a name that cannot be used is a 400 page."""
     try:
-        name = clean_nickname(raw)
+        return clean_nickname(raw)
     except NicknameInvalid as invalid:
-        raise PageError(400, tr.gettext(invalid.reason)) from invalid
+        raise PageError(400, translator(visit.lang).gettext(invalid.reason)) from invalid
+
+
+async def remember(visit: Visit, name: str) -> None:
+    """The browser goes by ``name`` from now on, at every table and on the boards."""
     if visit.profile.data.get("nickname") != name:
         await update_profile(visit.store, visit.session_id, lambda d: d.update(nickname=name))
-    return name
 
 
 async def change(visit: Visit, table_id: str, version: int | None, apply: service.Change,
@@ -89,11 +92,24 @@ async def change_or_error_page(
 
 @router.post("/tables", name="table_new")
 async def table_new(form: NameFormDep, visit: VisitDep) -> Response:
+    """A new table, its creator seated under their name: the form's, else the one this
+    browser gave before; a browser that never gave one is asked first (table_name_page)."""
     raw = form.name or visit.profile.data.get("nickname") or ""
-    cleaned = await nickname(visit, raw) if raw else None
+    if not raw:
+        return RedirectResponse(router.url_path_for("table_name_page"), 303)
+    cleaned = nickname(visit, raw)
+    await remember(visit, cleaned)
     table = await service.create(visit.store, visit.session_id, cleaned, "normal", 30,
                                  visit.clock())
     return to_table(table.table_id)
+
+
+@router.get("/tables/new", response_class=HTMLResponse, name="table_name_page")
+async def table_name_page(request: Request, visit: VisitDep) -> HTMLResponse:
+    """The name a browser's player goes by at tables, asked once before their first table."""
+    context = {"nickname": visit.profile.data.get("nickname") or "",
+               "nickname_max": NICKNAME_MAX}
+    return page(request, "hearts/table_new.html", context, visit.lang)
 
 
 @router.get("/t/{table_id}", response_class=HTMLResponse, name="table_page")
@@ -103,19 +119,22 @@ async def table_page(table_id: str, request: Request, visit: VisitDep) -> HTMLRe
     tr = translator(visit.lang)
     seat = table.seat_of(visit.session_id)
     urls = urls_for(table_id)
+    host = table.seats[Table.CREATOR].name or compass(tr)[Table.CREATOR]
     context = {
         "table": table,
         "table_id": table_id,
         "my_seat": seat,
         "creator": seat == Table.CREATOR,
-        "labels": [seat_label(table, n, tr) for n in range(4)],
-        "compass": compass(tr),
         "invite": request.app.state.settings.public_link(table_url(table_id)),
         "nickname": visit.profile.data.get("nickname") or "",
         "nickname_max": NICKNAME_MAX,
         "reactions": [(key, REACTION_SYMBOLS[key], reaction_label(key, tr)) for key in REACTIONS],
         "events": f"/api/hearts/tables/{table_id}/events",
         "piece": None,
+        "host": host,
+        "seats": lobby_seats(table, seat, tr),
+        "waiting": waiting_words(table, seat, tr),
+        "controls": room_controls(table, tr),
     }
     if table.match is not None:
         pieces = board_pieces(table, seat, urls, tr)
@@ -131,9 +150,25 @@ async def table_page(table_id: str, request: Request, visit: VisitDep) -> HTMLRe
 async def table_sit(
     table_id: str, form: SitFormDep, request: Request, visit: VisitDep
 ) -> Response:
-    cleaned = await nickname(visit, form.name)
+    cleaned = nickname(visit, form.name or visit.profile.data.get("nickname") or "")
     sit = sit_named(visit.session_id, cleaned, form.seat)
     await change_or_error_page(visit, table_id, sit, request, restarts_turn=False)
+    await remember(visit, cleaned)
+    return to_table(table_id)
+
+
+@router.post("/t/{table_id}/name", name="table_name")
+async def table_name(
+    table_id: str, form: NameFormDep, request: Request, visit: VisitDep
+) -> Response:
+    """The name this browser goes by (its profile's, for every table and board); a seated
+    player's seat takes it too (refused when another player at the table has it)."""
+    table = await service.load(visit.store, table_id)
+    cleaned = nickname(visit, form.name)
+    if table.seat_of(visit.session_id) is not None:
+        rename = sit_named(visit.session_id, cleaned, None)
+        await change_or_error_page(visit, table_id, rename, request, restarts_turn=False)
+    await remember(visit, cleaned)
     return to_table(table_id)
 
 
