@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 from pathlib import Path
 
 from axe_playwright_python.sync_playwright import Axe
@@ -115,8 +116,37 @@ def assert_no_axe_violations(axe: Axe, page: Page, where: str) -> None:
 
 
 def screenshot(page: Page, name: str) -> Path:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    """``name`` in the README's folder (``make screenshots`` copies it to docs/), or in a folder
+    of its own under it (``"tables/x.png"``: looked at, not copied)."""
     path = SCREENSHOTS / name
+    path.parent.mkdir(parents=True, exist_ok=True)
     # No style injected for the shot (the page's CSP would refuse it and log an error).
     page.screenshot(path=path, caret="initial", animations="disabled")
     return path
+
+
+def open_table(page: Page, name: str) -> str:
+    """From the home page, "Play with friends" under ``name`` (asked once per browser): the
+    lobby of a new table; returns its invite link."""
+    page.goto("/")
+    page.locator('form[action="/hearts/tables"] button').click()
+    if page.url.endswith("/hearts/tables/new"):
+        page.locator("#tb-name-input").fill(name)
+        page.locator('[data-action="open-table"]').click()
+    page.wait_for_url(re.compile(r"/hearts/t/[\w-]{22}$"))
+    return page.locator("#tb-link").input_value()
+
+
+def sit(page: Page, invite: str, seat: int, name: str) -> None:
+    """Open the invite and sit at ``seat`` under ``name`` (asked when the browser has none)."""
+    page.goto(invite)
+    field = page.locator("#tb-name-input")
+    if field.is_visible():
+        field.fill(name)
+    page.locator(f'[data-action="sit"][data-seat="{seat}"]').click()
+    page.locator(f'[data-seat-row="{seat}"] .tb-you').wait_for()
+
+
+def choose(page: Page, setting: str, value: str) -> None:
+    """One of the lobby's settings (a radio group drawn as one row of buttons)."""
+    page.locator(f'.tb-segments input[name="{setting}"][value="{value}"]').check()

@@ -5,7 +5,7 @@ table with friends too, whose invite and reactions take a line more."""
 from __future__ import annotations
 
 import pytest
-from browser_kit import HTMX_COUNTER, screenshot
+from browser_kit import HTMX_COUNTER, choose, open_table, screenshot
 from conftest import LOCALES, WAIT_MS
 from playwright.sync_api import expect
 
@@ -84,9 +84,8 @@ def test_a_table_with_friends_passes_without_scrolling(browser, base_url, lang, 
     context = phone_or_desktop(browser, base_url, lang, width, height)
     try:
         page = context.new_page()
-        page.goto("/")
-        page.locator('form[action="/hearts/tables"] button').click()
-        page.locator('select[name="seconds"]').select_option("none")
+        open_table(page, "An")
+        choose(page, "seconds", "none")
         page.locator('[data-action="start"]').click()
         expect(page.locator("#ht-hand button.card")).to_have_count(13)
         page.wait_for_function("() => document.fonts.status === 'loaded'")

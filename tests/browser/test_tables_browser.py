@@ -7,7 +7,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_kit import assert_no_axe_violations, press, press_and_wait
+from browser_kit import (
+    assert_no_axe_violations,
+    choose,
+    open_table,
+    press,
+    press_and_wait,
+    screenshot,
+    sit,
+)
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -50,22 +58,18 @@ def test_phone_and_desktop_play_a_hand_live(new_page):
     streams = []
     for page in (phone, desktop):
         page.on("request", lambda r: streams.append(r.url) if "/events" in r.url else None)
-    phone.goto("/")
-    phone.get_by_role("button", name="Play with friends").click()
-    expect(phone).to_have_url(re.compile(r"/hearts/t/[\w-]{22}$"))
-    invite = phone.locator("[data-invite]").evaluate("link => link.href")  # made absolute
-    assert invite.startswith("http://") and "/hearts/t/" in invite
+    invite = open_table(phone, "An")
+    assert invite.startswith("http://") and "/hearts/t/" in invite  # made absolute
     table_id = invite.rsplit("/", 1)[1]
 
     desktop.goto(invite)
     expect(desktop.locator('[data-action="sit"]')).to_have_count(3)
-    desktop.locator('[data-seat-row="2"] input[name="name"]').fill("Lan")
-    desktop.locator('[data-action="sit"][data-seat="2"]').click()
+    sit(desktop, invite, 2, "Lan")
     expect(desktop.locator('[data-seat-row="2"]')).to_contain_text("Lan")
     # The creator's page shows the new player live.
     expect(phone.locator('[data-seat-row="2"]')).to_contain_text("Lan")
 
-    phone.locator('select[name="seconds"]').select_option("none")
+    choose(phone, "seconds", "none")
     phone.locator('[data-action="start"]').click()
     expect(phone.locator(HAND)).to_have_count(13)
     # The desktop learns of the start live and draws the match.
@@ -106,15 +110,10 @@ def test_phone_and_desktop_play_a_hand_live(new_page):
 
 def open_table_of_two(phone: Page, desktop: Page, seconds: str) -> str:
     """The phone opens a table, the desktop sits North, the phone starts with ``seconds``."""
-    phone.goto("/")
-    phone.get_by_role("button", name="Play with friends").click()
-    expect(phone).to_have_url(re.compile(r"/hearts/t/[\w-]{22}$"))
-    invite = phone.locator("[data-invite]").evaluate("link => link.href")  # made absolute
-    desktop.goto(invite)
-    desktop.locator('[data-seat-row="2"] input[name="name"]').fill("Lan")
-    desktop.locator('[data-action="sit"][data-seat="2"]').click()
+    invite = open_table(phone, "An")
+    sit(desktop, invite, 2, "Lan")
     expect(phone.locator('[data-seat-row="2"]')).to_contain_text("Lan")
-    phone.locator('select[name="seconds"]').select_option(seconds)
+    choose(phone, "seconds", seconds)
     phone.locator('[data-action="start"]').click()
     expect(phone.locator(HAND)).to_have_count(13)
     expect(desktop.locator(HAND)).to_have_count(13)
@@ -171,3 +170,154 @@ def test_a_player_who_leaves_comes_back_with_one_tap(new_page):
     expect(back.locator(HAND)).not_to_have_count(0)
     expect(phone.locator('#ht-seat-2[data-away="false"]')).to_have_count(1)
     expect(phone.locator("#ht-seat-2 .ht-seat-name")).not_to_contain_text("(bot)")
+
+
+# Issue 27: the lobby and an away seat at the four screens every page must fit, both languages.
+SIZES = [(360, 640), (390, 844), (844, 390), (1280, 800)]
+README_SHOTS = {(390, 844): "phone", (844, 390): "landscape", (1280, 800): "desktop"}
+
+# What sticks out sideways: the page, or an element that can be seen or used; a label that
+# spills out of its button.
+SIDEWAYS_JS = """() => {
+  const out = [];
+  const root = document.documentElement;
+  if (root.scrollWidth > innerWidth) out.push(`the page is ${root.scrollWidth} px wide`);
+  const wanted = "#main button, #main input, #main summary, #main .ht-seat, #main h1, #main h2,"
+    + " #main p, #main legend, #main .tb-segments span";
+  for (const el of document.querySelectorAll(wanted)) {
+    if (!el.checkVisibility()) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    const name = el.id || el.className || el.localName;
+    if (r.left < -0.5 || r.right > innerWidth + 0.5) out.push(`${name} ${r.left}-${r.right}`);
+    if (el.localName === "button" && el.scrollWidth > el.clientWidth + 1)
+      out.push(`${name}: "${el.innerText}" spills out`);
+  }
+  return out;
+}"""
+
+WAITING_FRIENDS = {"en": "Waiting for friends: 3 seats are free.",
+                   "vi": "Đang chờ bạn bè: còn 3 ghế"}
+WAITING_HOST = {"en": "Waiting for An to start the match.", "vi": "Đang chờ An bắt đầu trận."}
+COPIED = {"en": "Link copied: send it to your friends.", "vi": "Đã sao chép liên kết"}
+
+
+def fits_sideways(page: Page, where: str, shot: str) -> None:
+    """At each size: nothing sideways off the screen (the page may scroll down), no spilled
+    label, a screenshot to look at."""
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_function("() => document.fonts.status === 'loaded'")
+        outside = page.evaluate(SIDEWAYS_JS)
+        assert not outside, f"{where} at {width}x{height}: {outside}"
+        screenshot(page, f"tables/{shot}-{width}x{height}.png")
+
+
+@pytest.mark.parametrize("lang", ["en", "vi"])
+def test_the_lobby_like_the_table_at_every_size(new_page, axe, lang):
+    host, guest = new_page("phone", lang), new_page("desktop", lang)
+    host.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    # The creator gives a name before the table opens, and sits under it.
+    invite = open_table(host, "An")
+    expect(host.locator("#tb-title")).to_be_visible()  # a heading, the invite first
+    expect(host.locator('[data-seat-row="0"] .ht-seat-name')).to_have_text(re.compile(r"^An"))
+    expect(host.locator("#tb-waiting")).to_contain_text(WAITING_FRIENDS[lang])
+    expect(host.locator('[data-seat-row="2"] .tb-free')).to_be_visible()
+    # Copy puts the whole link on the clipboard and says so.
+    host.locator("[data-copy-link]").click()
+    expect(host.locator("#status")).to_contain_text(COPIED[lang])
+    assert host.evaluate("navigator.clipboard.readText()") == invite
+    # The room's settings by keyboard: a radio group, the arrow keys move the choice.
+    host.locator('input[name="level"][value="normal"]').focus()
+    host.keyboard.press("ArrowRight")
+    expect(host.locator('input[name="level"][value="hard"]')).to_be_checked()
+
+    # A friend without a name: one field for the page, each free seat's button sends it.
+    guest.goto(invite)
+    expect(guest.locator("#tb-name-input")).to_be_visible()
+    assert_no_axe_violations(axe, guest, f"the lobby before sitting ({lang})")
+    sit(guest, invite, 2, "Lan")
+    expect(guest.locator("#tb-waiting")).to_have_text(WAITING_HOST[lang])
+    expect(guest.locator('[data-seat-row="2"][data-seat="0"]')).to_contain_text("Lan")
+    # The host's page shows the friend live, and keeps the level being chosen (no reload).
+    expect(host.locator('[data-seat-row="2"]')).to_contain_text("Lan")
+    expect(host.locator('input[name="level"][value="hard"]')).to_be_checked()
+
+    for page, who in ((host, "host"), (guest, "guest")):
+        fits_sideways(page, f"the {who}'s lobby ({lang})", f"lobby-{who}-{lang}")
+        assert_no_axe_violations(axe, page, f"the {who}'s lobby ({lang})")
+    if lang == "en":
+        for size, device in README_SHOTS.items():
+            host.set_viewport_size({"width": size[0], "height": size[1]})
+            screenshot(host, f"table-lobby-{device}.png")
+
+    choose(host, "seconds", "none")
+    host.locator('[data-action="start"]').click()
+    expect(host.locator(HAND)).to_have_count(13)
+    table = host.request.get(f"/api/hearts/tables/{invite.rsplit('/', 1)[1]}").json()
+    assert table["bot_level"] == "hard" and table["turn_seconds"] is None
+
+
+def api_state(page: Page, table_id: str) -> dict:
+    return page.request.get(f"/api/hearts/tables/{table_id}").json()
+
+
+def play_until_north_s_bot_played(phone: Page, table_id: str) -> None:
+    """The phone passes and plays until the bot of North, who is away, has played a card."""
+    for _ in range(40):
+        state = api_state(phone, table_id)
+        if state["seats"][2]["played_away"]:
+            return
+        if state["phase"] == "passing" and not state["pass_chosen"]:
+            pass_three(phone, "phone")
+        elif state["phase"] == "playing" and state["turn"] == 0:
+            caught_up(phone, table_id, phone)
+            play_one(phone, "phone")
+        else:  # the bots' turn: the table moves on by itself
+            phone.wait_for_function(
+                """async ([url, version]) =>
+                     (await (await fetch(url)).json()).version > version""",
+                arg=[f"/api/hearts/tables/{table_id}", state["version"]],
+                polling=250,
+            )
+    pytest.fail("North's bot never played")
+
+
+SO_FAR = {"en": "Your bot has played", "vi": "Đến giờ người máy đã đánh thay bạn"}
+WHILE_AWAY = {"en": "While you were away, your bot played",
+              "vi": "Trong lúc bạn vắng mặt, người máy đã đánh thay bạn"}
+
+
+@pytest.mark.parametrize("lang", ["en", "vi"])
+def test_an_away_player_comes_back_and_reads_what_their_bot_played(new_page, axe, lang):
+    phone, desktop = new_page("phone", "en"), new_page("desktop", lang)
+    invite = open_table_of_two(phone, desktop, "none")
+    table_id = invite.rsplit("/", 1)[1]
+    context = desktop.context
+    desktop.close()
+    expect(phone.locator('#ht-seat-2[data-away="true"]')).to_have_count(1, timeout=LONG_WAIT_MS)
+    play_until_north_s_bot_played(phone, table_id)
+
+    back = context.new_page()
+    back.goto(invite)
+    form = back.locator("#tb-back form")
+    expect(form).to_contain_text(SO_FAR[lang])
+    fits_sideways(back, f"the away player's table ({lang})", f"away-{lang}")
+    for width, height in SIZES:  # "I'm back" is on the screen, where the thumb is
+        back.set_viewport_size({"width": width, "height": height})
+        box = back.locator('[data-action="back"]').bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, (width, height)
+    assert_no_axe_violations(axe, back, f"a table while away ({lang})")
+
+    back.locator('[data-action="back"]').click()
+    note = back.locator("[data-played-away]")
+    expect(note).to_contain_text(WHILE_AWAY[lang])
+    played = api_state(back, table_id)["seats"][2]["played_away"]
+    assert played and note.locator("[data-card]").evaluate_all(
+        "cards => cards.map(c => c.dataset.card)") == played
+    assert_no_axe_violations(axe, back, f"the table back from away ({lang})")
+    screenshot(back, f"tables/back-{lang}.png")
+    back.locator('[data-action="seen-away"]').click()
+    expect(note).to_have_count(0)
+    expect(back.locator(HAND)).not_to_have_count(0)
+    expect(phone.locator('#ht-seat-2[data-away="false"]')).to_have_count(1)

@@ -65,10 +65,8 @@ def waiting_words(table: Table, my_seat: int | None, tr: Translator) -> str:
         if not free:
             return tr.gettext("Everyone is here: start the match when you are ready.")
         return tr.ngettext(
-            "Waiting for friends: %(num)d seat is free. Bots take the seats still free when "
-            "you start.",
-            "Waiting for friends: %(num)d seats are free. Bots take the seats still free when "
-            "you start.",
+            "Waiting for friends: %(num)d seat is free.",
+            "Waiting for friends: %(num)d seats are free.",
             free,
         ) % {"num": free}
     if my_seat is not None:
