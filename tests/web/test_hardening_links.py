@@ -161,13 +161,13 @@ async def test_no_answer_holds_a_host_the_request_named(client):
         assert "evil.example" not in str(response.headers), path
     table_page = next(path for path in paths if re.fullmatch(r"/hearts/t/[^/]+", path))
     page = (await client.get(table_page, headers=FOREIGN)).text
-    invite = re.search(r'data-invite data-share href="([^"]*)"', page).group(1)
+    invite = re.search(r'value="([^"]*)" data-invite', page).group(1)
     assert re.fullmatch(r"/hearts/t/[\w-]+", invite), invite
 
 
 async def test_the_invitation_is_under_the_public_url_when_set(public_client):
     client = public_client
-    created = await client.post("/hearts/tables", data={"level": "easy"})
+    created = await client.post("/hearts/tables", data={"name": "An"})
     page = (await client.get(created.headers["location"], headers=FOREIGN)).text
-    invite = re.search(r'data-invite data-share href="([^"]*)"', page).group(1)
+    invite = re.search(r'value="([^"]*)" data-invite', page).group(1)
     assert invite == "https://cards.example" + created.headers["location"]

@@ -39,7 +39,7 @@ from app.rules.hearts import NUM_SEATS, HeartsError, HeartsMatch, PlayedCard
 from app.settings import STALE_HEARTBEATS, Settings
 from app.store import GameStore, StoredTable, StreamSeen
 from app.web.games import GameNotFound
-from app.web.hearts.pace import shown_seconds
+from app.web.hearts.pace import CARD_SECONDS, shown_seconds
 from app.web.hearts.service import moon_of, random_code
 from app.web.hearts.thinking import THINKING
 from app.web.profile import record_hearts_match
@@ -188,7 +188,7 @@ class Table:
         seat = self.seats[match.turn]
         if not (seat.human and seat.away):
             return None
-        return max(self.changed_at + shown_seconds(()), self.shown_at)
+        return max(self.changed_at + CARD_SECONDS, self.shown_at)
 
     def due(self) -> float | None:
         """The next time the table clock has something to do without anyone asking: the turn
