@@ -223,7 +223,7 @@ class HeartsState(BaseModel):
     )
     version: int = Field(ge=1)
     bot_level: Literal["easy", "normal", "hard"]
-    phase: Literal["passing", "playing", "hand_over", "match_over"]
+    phase: Literal["passing", "playing", "moon", "hand_over", "match_over"]
     hand_number: int = Field(ge=1)
     pass_direction: Literal["left", "right", "across", "none"]
     seats: list[SeatState] = Field(min_length=4, max_length=4)
