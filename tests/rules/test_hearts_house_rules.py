@@ -182,20 +182,24 @@ def test_the_target_and_perfect_100():
 # -- the engine: a hand ending in a moon -------------------------------------------------------
 
 
-def moon_position(rules: HeartsRules) -> HeartsMatch:
-    """Seat 0 holds the spades, 1 the hearts, 2 the diamonds, 3 the clubs; seat 0 leads every
-    trick and wins it; the last trick waits for seat 3's 2♣. Seat 0 shoots the moon, J♦
-    included."""
+def moon_position(rules: HeartsRules, shooter: int = 0) -> HeartsMatch:
+    """The shooter holds the spades, the next seats the hearts, the diamonds and the clubs;
+    the shooter leads every trick and wins it; the last trick waits for the 2♣ of the seat
+    before the shooter. The shooter takes every point and the J♦."""
     def letters(card: int) -> str:
         return card_text(card).replace("10", "T")
 
     tricks = [
-        "0:" + "".join(letters(s * 13 + r) for s in (3, 2, 1, 0))
+        f"{shooter}:" + "".join(letters(s * 13 + r) for s in (3, 2, 1, 0))
         for r in range(12, 0, -1)
     ]
-    last = "0:" + "".join(letters(s * 13) for s in (3, 2, 1))
+    last = f"{shooter}:" + "".join(letters(s * 13) for s in (3, 2, 1))
+    waiting = (shooter + 3) % 4
+    hands = "/".join("2..." if seat == waiting else "..." for seat in range(4))
     code = HeartsMatch.new("HT1-N-ABCDEFG", rules=rules).deal
-    text = f"{code} 2 playing .../.../.../2... {last} 3 broken {','.join(tricks)} 10,20,30,40"
+    text = (
+        f"{code} 2 playing {hands} {last} {waiting} broken {','.join(tricks)} 10,20,30,40"
+    )
     return parse_position(text)
 
 
