@@ -369,7 +369,7 @@ def narration(
         parts.append(
             tr.gettext("Hand over.")
             + " "
-            + ", ".join(f"{names[s]} +{scores[s]}" for s in range(4))
+            + ", ".join(f"{names[s]} {scores[s]:+d}" for s in range(4))
             + "."
         )
     return " ".join(parts)
