@@ -16,9 +16,14 @@ C core playing exactly what the Python rollouts played).
 
     nice .venv/bin/python -m bench.bots --pairing hard-normal --table 1v3 --deals 500
 
+``--rules NAME`` plays the deals under one of the house-rule presets
+(app/rules/hearts_rules.py, ``PRESETS``; ``ismcts`` plays the seed's rules only). A moon shot
+under the shooter's choice is chosen by the bots' rule (every seat is a bot here).
+
 A run writes its raw hands as JSON lines (``--out``) and prints a summary; ``--summarize`` prints
-the markdown table from one or more such files. ``--think hard --deals 50`` times one level's
-decisions on fixed positions instead (see :func:`think`).
+the markdown table from one or more such files, a row per rule set, pairing and table.
+``--think hard --deals 50`` times one level's decisions on fixed positions instead (see
+:func:`think`).
 """
 
 from __future__ import annotations
@@ -30,10 +35,11 @@ import sys
 import time
 from multiprocessing import Pool
 
-from app.bots import choose_pass, choose_play, decision_seed, hard
-from app.rules.cards import QUEEN_OF_SPADES, cards_in
+from app.bots import choose_moon, choose_pass, choose_play, decision_seed, hard
+from app.rules.cards import JACK_OF_DIAMONDS, QUEEN_OF_SPADES, cards_in
 from app.rules.deal_codes import number_to_letters, seed_from
 from app.rules.hearts import HeartsMatch, deal_hands, pass_direction
+from app.rules.hearts_rules import PRESETS
 
 ISMCTS_SIMULATIONS = 1000
 ISMCTS_UCT_C = 2.0
@@ -45,6 +51,8 @@ REFERENCE_SEARCH = {"plays": 12_000, "min_deals": 6, "max_deals": 120}
 _OS_PASS = {"none": 0, "left": 1, "across": 2, "right": 3}
 # Deal numbers of the tournament start here, away from small numbers used by tests.
 FIRST_DEAL = 1_000_000
+# A moon attempt: one seat has taken every point so far, and at least this many.
+MOON_ATTEMPT = 13
 
 
 def _os_card(card: int) -> int:
@@ -101,20 +109,22 @@ class IsmctsSeat:
         return _our_card(self.bot.step(self.state))
 
 
-def start_hand(number: int, hand_number: int) -> HeartsMatch:
-    """A match positioned at the start of hand ``hand_number`` (totals 0)."""
-    match = HeartsMatch.new(f"HT1-N-{number_to_letters(number)}")
+def start_hand(number: int, hand_number: int, rules: str = "seed") -> HeartsMatch:
+    """A match positioned at the start of hand ``hand_number`` (totals 0), under the preset
+    ``rules``."""
+    match = HeartsMatch.new(f"HT1-N-{number_to_letters(number)}", rules=PRESETS[rules])
     hands = deal_hands(number, hand_number)
     state = match.state._replace(hand_number=hand_number, hands=hands)
-    if pass_direction(hand_number) == "none":
+    if pass_direction(hand_number, match.rules) == "none":
         state = state._replace(phase="playing", turn=next(s for s in range(4) if hands[s] & 1))
     return HeartsMatch(match.code, state, [])
 
 
-def play_hand(players: tuple[str, ...], number: int, hand_number: int) -> dict:
-    """One hand with ``players[seat]`` at each seat; scores, Q♠ taker and think times."""
-    match = start_hand(number, hand_number)
-    direction = pass_direction(hand_number)
+def play_hand(players: tuple[str, ...], number: int, hand_number: int, rules: str = "seed") -> dict:
+    """One hand with ``players[seat]`` at each seat; scores, Q♠ and J♦ takers, the seat that
+    tried for the moon (if any) and think times."""
+    match = start_hand(number, hand_number, rules)
+    direction = match.pass_direction
     hands = match.state.hands
     ismcts = None
     if "ismcts" in players:
@@ -131,6 +141,7 @@ def play_hand(players: tuple[str, ...], number: int, hand_number: int) -> dict:
     # costs, whatever else the shared machine runs) and wall seconds.
     think: dict[str, list[float]] = {}
     wall: dict[str, list[float]] = {}
+    attempt = None
     while match.phase == "playing":
         seat = match.turn
         view = match.view(seat)
@@ -150,22 +161,34 @@ def play_hand(players: tuple[str, ...], number: int, hand_number: int) -> dict:
         match.play(card)
         if ismcts is not None:
             ismcts.played(card)
+        points = match.state.hand_points
+        if attempt is None and sum(points) >= MOON_ATTEMPT and max(points) == sum(points):
+            attempt = points.index(max(points))
     st = match.state
-    queen = next(t.winner for t in st.tricks if any(p.card == QUEEN_OF_SPADES for p in t.cards))
+    if match.phase == "moon":
+        match.choose_moon(st.moon, choose_moon(match.view(st.moon)))
+        st = match.state
+
+    def taker(card: int) -> int:
+        return next(t.winner for t in st.tricks if any(p.card == card for p in t.cards))
+
     return {
         "deal": number,
         "hand": hand_number,
+        "rules": rules,
         "players": list(players),
         "scores": list(st.hand_scores[-1]),
         "points": list(st.hand_points),
-        "queen": queen,
+        "queen": taker(QUEEN_OF_SPADES),
+        "jack": taker(JACK_OF_DIAMONDS),
+        "attempt": attempt,
         "think": think,
         "wall": wall,
     }
 
 
-def _deal_job(args: tuple[str, str, str, int]) -> list[dict]:
-    a, b, table, index = args
+def _deal_job(args: tuple[str, str, str, int, str]) -> list[dict]:
+    a, b, table, index, rules = args
     number = FIRST_DEAL + index
     hand_number = 1 + index % 4
     out = []
@@ -174,12 +197,15 @@ def _deal_job(args: tuple[str, str, str, int]) -> list[dict]:
             players = tuple(a if s == odd else b for s in range(4))
         else:
             players = tuple(b if s == odd else a for s in range(4))
-        out.append(play_hand(players, number, hand_number))
+        out.append(play_hand(players, number, hand_number, rules))
     return out
 
 
-def run(a: str, b: str, table: str, deals: int, first: int, workers: int, out_path: str) -> None:
-    jobs = [(a, b, table, first + i) for i in range(deals)]
+def run(
+    a: str, b: str, table: str, deals: int, first: int, workers: int, out_path: str,
+    rules: str = "seed",
+) -> None:  # fmt: skip
+    jobs = [(a, b, table, first + i, rules) for i in range(deals)]
     done = 0
     with open(out_path, "a") as out:
         if workers > 1:
@@ -227,19 +253,20 @@ def _times(cpu: list[float], wall: list[float]) -> str:
 
 
 def summarize(paths: list[str]) -> str:
-    groups: dict[tuple[str, str], list[dict]] = {}
+    groups: dict[tuple[str, str, str], list[dict]] = {}
     for path in paths:
         with open(path) as f:
             for line in f:
                 hand = json.loads(line)
-                groups.setdefault((hand["pairing"], hand["table"]), []).append(hand)
+                key = (hand.get("rules", "seed"), hand["pairing"], hand["table"])
+                groups.setdefault(key, []).append(hand)
     rows = [
-        "| pairing (A-B) | table | deals | hands | A pts/hand | B pts/hand | B−A per hand (95% CI)"
-        " | moon A / B | Q♠ taken A / B | think A p50/p95 ms CPU (wall)"
-        " | think B p50/p95 ms CPU (wall) |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| rules | pairing (A-B) | table | deals | hands | A pts/hand | B pts/hand"
+        " | B−A per hand (95% CI) | moon A / B | moon tries stopped A / B | Q♠ taken A / B"
+        " | J♦ taken A / B | think A p50/p95 ms CPU (wall) | think B p50/p95 ms CPU (wall) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for (pairing, table), hands in sorted(groups.items()):
+    for (rules, pairing, table), hands in sorted(groups.items()):
         a, b = pairing.split("-")
         by_deal: dict[int, list[dict]] = {}
         for hand in hands:
@@ -247,7 +274,10 @@ def summarize(paths: list[str]) -> str:
         a_pts, b_pts, diffs = [], [], []
         seats = {a: 0, b: 0}
         moons = {a: 0, b: 0}
+        tries = {a: 0, b: 0}
+        stopped = {a: 0, b: 0}
         queens = {a: 0, b: 0}
+        jacks = {a: 0, b: 0}
         think: dict[str, list[float]] = {a: [], b: []}
         wall: dict[str, list[float]] = {a: [], b: []}
         for deal_hands_ in by_deal.values():
@@ -259,6 +289,10 @@ def summarize(paths: list[str]) -> str:
                     seats[player] += 1
                     moons[player] += hand["points"][seat] == 26
                     queens[player] += hand["queen"] == seat
+                    jacks[player] += hand.get("jack") == seat
+                    if hand.get("attempt") == seat:
+                        tries[player] += 1
+                        stopped[player] += hand["points"][seat] != 26
                 for player, times in hand["think"].items():
                     think[player].extend(times)
                 for player, times in hand.get("wall", {}).items():
@@ -272,9 +306,11 @@ def summarize(paths: list[str]) -> str:
 
         moon = " / ".join(f"{100 * moons[p] / seats[p]:.1f}%" for p in (a, b))
         queen = " / ".join(f"{100 * queens[p] / seats[p]:.1f}%" for p in (a, b))
+        jack = " / ".join(f"{100 * jacks[p] / seats[p]:.1f}%" for p in (a, b))
+        tried = " / ".join(f"{stopped[p]} of {tries[p]}" for p in (a, b))
         rows.append(
-            f"| {a}-{b} | {table} | {len(by_deal)} | {len(hands)} | {ma:.2f} ± {ca:.2f}"
-            f" | {mb:.2f} ± {cb:.2f} | {md:+.2f} ± {cd:.2f} | {moon} | {queen}"
+            f"| {rules} | {a}-{b} | {table} | {len(by_deal)} | {len(hands)} | {ma:.2f} ± {ca:.2f}"
+            f" | {mb:.2f} ± {cb:.2f} | {md:+.2f} ± {cd:.2f} | {moon} | {tried} | {queen} | {jack}"
             f" | {_times(think[a], wall[a])} | {_times(think[b], wall[b])} |"
         )
     return "\n".join(rows)
@@ -324,6 +360,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", default="bench/bots-results.jsonl")
     parser.add_argument("--summarize", nargs="*", metavar="FILE", help="print the table only")
     parser.add_argument("--think", choices=OURS, help="time this level's decisions instead")
+    parser.add_argument("--rules", choices=tuple(PRESETS), default="seed", help="house rules")
     args = parser.parse_args(argv)
     if args.think:
         print(think(args.think, args.deals, args.first))
@@ -335,7 +372,9 @@ def main(argv: list[str] | None = None) -> None:
     for player in (a, b):
         if player not in PLAYERS:
             parser.error(f"unknown player {player!r}")
-    run(a, b, args.table, args.deals, args.first, args.workers, args.out)
+    if "ismcts" in (a, b) and args.rules != "seed":
+        parser.error("ismcts plays the seed's rules only")
+    run(a, b, args.table, args.deals, args.first, args.workers, args.out, args.rules)
     print(summarize([args.out]))
 
 

@@ -33,7 +33,7 @@ def choose_pass(level: str, view, seed: int) -> int:
         return easy.choose_pass(view.hand)
     if level == "hard":
         return hard.choose_pass(view, seed)
-    return normal.choose_pass(view.hand)
+    return normal.choose_pass(view.hand, view.rules)
 
 
 def choose_play(level: str, view, seed: int) -> int:
@@ -47,6 +47,12 @@ def choose_play(level: str, view, seed: int) -> int:
     if level == "easy":
         return easy.choose_play(pos, view.seat, view.legal, seed)
     return normal.choose_play(pos, view.seat, view.legal)
+
+
+def choose_moon(view) -> str:
+    """What this seat, having shot the moon under the shooter's-choice rule, makes of it
+    (every level chooses alike: the choice is plain arithmetic on the totals)."""
+    return normal.choose_moon(view)
 
 
 def _check(level: str) -> None:

@@ -8,6 +8,11 @@
  *
  * Cards, masks and seats are as in app/rules/cards.py: card = suit * 13 + rank, a set of cards
  * is a 52-bit mask, seats 0..3 play in order s -> (s + 1) & 3.
+ *
+ * The house rules (app/rules/hearts_rules.py) travel in every position: read from the Python
+ * Pos's `rules`, they decide legal plays, what breaks hearts, and how a hand and the match are
+ * scored (hearts_core.hand_scores, settle_totals, moon_by_rule; a shooter's choice as
+ * normal.choose_moon makes it).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -30,13 +35,28 @@ enum { CLUBS, DIAMONDS, HEARTS, SPADES };
 #define SPADE_MASK SUIT_MASK(SPADES)
 #define POINT_MASK (HEART_MASK | QS_BIT)
 #define TWO_OF_CLUBS_BIT BIT(0)
+#define JD (DIAMONDS * 13 + 9)
+#define JD_BIT BIT(JD)
 #define TOTAL_POINTS 26
-#define MATCH_TARGET 100
 /* normal.py's MOON_WATCH and HIGH_LEAD_RANK. */
 #define MOON_WATCH 6
 #define HIGH_LEAD_RANK 10
 /* sample_world's attempts before the view is called inconsistent. */
 #define DEAL_ATTEMPTS 20
+
+/* hearts_rules.MOON_RULES, in order. */
+enum { MOON_ADD, MOON_SUBTRACT, MOON_CHOICE, MOON_SAFE };
+
+typedef struct {
+    int queen_breaks;
+    int must_break;
+    int first_points;
+    int jack;  /* 0 or -10 */
+    int bonus; /* 0 or -5 */
+    int moon;
+    int target;
+    int perfect;
+} Rules;
 
 typedef struct {
     Mask hands[4];
@@ -49,6 +69,9 @@ typedef struct {
     int voids[4];
     int hearts_broken;
     int tricks_done;
+    int jack_taker; /* -1 until the J♦ is taken */
+    int won[4];
+    Rules rules;
 } Pos;
 
 static inline int popcount(Mask m) { return __builtin_popcountll(m); }
@@ -61,11 +84,12 @@ static inline int points_of(Mask cards) {
     return popcount(cards & HEART_MASK) + ((cards & QS_BIT) ? 13 : 0);
 }
 
-static Mask legal_mask(Mask hand, int led_suit, int first_trick, int hearts_broken) {
+static Mask legal_mask(Mask hand, int led_suit, int first_trick, int hearts_broken,
+                       int first_points) {
     if (led_suit >= 0) {
         Mask follow = hand & SUIT_MASK(led_suit);
         if (follow) return follow;
-        if (first_trick) return (hand & ~POINT_MASK) ? (hand & ~POINT_MASK) : hand;
+        if (first_trick && !first_points) return (hand & ~POINT_MASK) ? (hand & ~POINT_MASK) : hand;
         return hand;
     }
     if (first_trick) return hand & TWO_OF_CLUBS_BIT;
@@ -75,7 +99,8 @@ static Mask legal_mask(Mask hand, int led_suit, int first_trick, int hearts_brok
 
 static inline Mask legal(const Pos *p, int seat) {
     return legal_mask(p->hands[seat], p->ntrick ? SUIT_OF(p->trick[0]) : -1,
-                      p->tricks_done == 0, p->hearts_broken);
+                      p->tricks_done == 0, p->hearts_broken || !p->rules.must_break,
+                      p->rules.first_points);
 }
 
 /* The index in the open trick of the card winning it. */
@@ -96,17 +121,21 @@ static void step(Pos *p, int card) {
     p->played |= bit;
     if (p->ntrick && SUIT_OF(card) != SUIT_OF(p->trick[0])) {
         p->voids[seat] |= 1 << SUIT_OF(p->trick[0]);
-    } else if (!p->ntrick && SUIT_OF(card) == HEARTS && !p->hearts_broken) {
+    } else if (!p->ntrick && SUIT_OF(card) == HEARTS && !p->hearts_broken &&
+               p->rules.must_break) {
         p->voids[seat] |= 0xF & ~(1 << HEARTS);
     }
-    if (SUIT_OF(card) == HEARTS) p->hearts_broken = 1;
+    if (SUIT_OF(card) == HEARTS || (card == QS && p->rules.queen_breaks)) p->hearts_broken = 1;
     p->trick[p->ntrick++] = card;
     if (p->ntrick < 4) {
         p->turn = (seat + 1) & 3;
         return;
     }
     int winner = (p->leader + winning_index(p)) & 3;
-    p->points[winner] += points_of(BIT(p->trick[0]) | BIT(p->trick[1]) | BIT(p->trick[2]) | bit);
+    Mask taken = BIT(p->trick[0]) | BIT(p->trick[1]) | BIT(p->trick[2]) | bit;
+    p->points[winner] += points_of(taken);
+    p->won[winner]++;
+    if (taken & JD_BIT) p->jack_taker = winner;
     p->ntrick = 0;
     p->leader = winner;
     p->turn = winner;
@@ -216,6 +245,20 @@ static int follow_spades(Mask legal_cards, int win, int last_and_clean) {
     return lowest(legal_cards);
 }
 
+/* normal.py's _take_jack. */
+static int take_jack(const Pos *p, Mask legal_cards, int win, int last) {
+    Mask out = FULL_DECK & ~(p->played | p->hands[p->turn]);
+    if ((legal_cards & JD_BIT) && win < JD && (last || !(out & above(JD)))) return JD;
+    if (last) {
+        for (int i = 0; i < p->ntrick; i++) {
+            if (p->trick[i] != JD) continue;
+            Mask over = legal_cards & above(win);
+            if (over) return lowest(over);
+        }
+    }
+    return -1;
+}
+
 static int follow(const Pos *p, Mask legal_cards, int threat) {
     int led = SUIT_OF(p->trick[0]);
     int wi = winning_index(p);
@@ -229,6 +272,10 @@ static int follow(const Pos *p, Mask legal_cards, int threat) {
     Mask over = legal_cards & above(win);
     if (threat >= 0 && win_seat == threat && over && (trick_points || led == HEARTS))
         return highest(over);
+    if (led == DIAMONDS && p->rules.jack && trick_points < 10) {
+        int jack = take_jack(p, legal_cards, win, last);
+        if (jack >= 0) return jack;
+    }
     if (led == SPADES && !(p->played & QS_BIT))
         return follow_spades(legal_cards, win, last && !trick_points);
     if (trick_points || led == HEARTS) {
@@ -272,6 +319,7 @@ static int discard(const Pos *p, Mask hand, Mask legal_cards, int threat) {
     if ((legal_cards & HEART_MASK) && !(threat >= 0 && win_seat == threat))
         return highest(legal_cards & HEART_MASK);
     Mask keep = SPADE_MASK & ~(QS_BIT | KS_BIT | AS_BIT);
+    if (p->rules.jack) keep |= JD_BIT;
     return highest_rank((legal_cards & ~keep) ? (legal_cards & ~keep) : legal_cards, hand);
 }
 
@@ -288,31 +336,86 @@ static int normal_play(const Pos *p, int me, Mask legal_cards) {
     return discard(p, hand, legal_cards, threat);
 }
 
-/* The hand played out by Normal at every seat; the scores after the moon rule. */
-static void play_out(Pos *p, int scores[4]) {
+/* hearts_core.hand_scores: the moon added to the others or subtracted from the shooter. */
+static void hand_scores(const Pos *p, int shooter, int subtract, int scores[4]) {
+    const Rules *r = &p->rules;
+    for (int s = 0; s < 4; s++) {
+        if (shooter < 0)
+            scores[s] = p->points[s] + (p->won[s] ? 0 : r->bonus);
+        else if (!subtract)
+            scores[s] = s == shooter ? 0 : TOTAL_POINTS;
+        else
+            scores[s] = s == shooter ? -TOTAL_POINTS : 0;
+        if (s == p->jack_taker) scores[s] += r->jack;
+    }
+}
+
+/* hearts_core.settle_totals: the totals after a hand, Perfect 100 applied. */
+static void settle(const int totals[4], const int scores[4], const Rules *r, int after[4]) {
+    for (int s = 0; s < 4; s++) {
+        after[s] = totals[s] + scores[s];
+        if (r->perfect && after[s] == r->target) after[s] = r->target / 2;
+    }
+}
+
+/* hearts_core.match_winner: the one lowest total once a total reaches the target, or -1. */
+static int match_winner(const int totals[4], int target) {
+    int high = totals[0], low = totals[0], low_seat = 0, low_count = 0;
+    for (int s = 1; s < 4; s++) {
+        if (totals[s] > high) high = totals[s];
+        if (totals[s] < low) {
+            low = totals[s];
+            low_seat = s;
+        }
+    }
+    for (int s = 0; s < 4; s++) low_count += totals[s] == low;
+    return high >= target && low_count == 1 ? low_seat : -1;
+}
+
+/* The finished hand's scores under the rules, a moon resolved by its rule (safe: as
+ * hearts_core.moon_by_rule; the shooter's choice: as normal.choose_moon). */
+static void score_hand(const Pos *p, const int totals[4], int scores[4]) {
+    const Rules *r = &p->rules;
+    int shooter = -1, subtract = 0;
+    for (int s = 0; s < 4; s++)
+        if (p->points[s] == TOTAL_POINTS) shooter = s;
+    if (shooter >= 0 && r->moon == MOON_SUBTRACT) subtract = 1;
+    if (shooter >= 0 && (r->moon == MOON_SAFE || r->moon == MOON_CHOICE)) {
+        int added[4], after[4];
+        hand_scores(p, shooter, 0, added);
+        settle(totals, added, r, after);
+        if (r->moon == MOON_SAFE) {
+            int winner = match_winner(after, r->target);
+            subtract = winner >= 0 && winner != shooter;
+        } else {
+            for (int s = 0; s < 4; s++)
+                if (s != shooter && after[s] <= after[shooter]) subtract = 1;
+        }
+    }
+    hand_scores(p, shooter, subtract, scores);
+}
+
+/* The hand played out by Normal at every seat; its scores under the rules. */
+static void play_out(Pos *p, const int totals[4], int scores[4]) {
     while (p->tricks_done < 13) {
         int seat = p->turn;
         step(p, normal_play(p, seat, legal(p, seat)));
     }
-    for (int s = 0; s < 4; s++) scores[s] = p->points[s];
-    for (int s = 0; s < 4; s++) {
-        if (p->points[s] == TOTAL_POINTS) {
-            for (int t = 0; t < 4; t++) scores[t] = t == s ? 0 : TOTAL_POINTS;
-        }
-    }
+    score_hand(p, totals, scores);
 }
 
 /* How the hand ends the match for `me`: +1 won (the one lowest total once a total reaches
- * 100), -1 lost (it ends and `me` is not the lowest), 0 it goes on (or ends in a shared low). */
-static int match_result(const int scores[4], int me, const int totals[4]) {
+ * the target), -1 lost (it ends and `me` is not the lowest), 0 it goes on (or ends in a
+ * shared low). */
+static int match_result(const int scores[4], int me, const int totals[4], const Rules *r) {
     int final[4], high, low, low_count = 0;
-    for (int s = 0; s < 4; s++) final[s] = totals[s] + scores[s];
+    settle(totals, scores, r, final);
     high = low = final[0];
     for (int s = 1; s < 4; s++) {
         if (final[s] > high) high = final[s];
         if (final[s] < low) low = final[s];
     }
-    if (high < MATCH_TARGET) return 0;
+    if (high < r->target) return 0;
     if (final[me] > low) return -1;
     for (int s = 0; s < 4; s++) low_count += final[s] == low;
     return low_count == 1 ? 1 : 0;
@@ -326,9 +429,9 @@ typedef struct {
 
 static void tally(Pos *p, int me, const int totals[4], Tally *t) {
     int scores[4];
-    play_out(p, scores);
+    play_out(p, totals, scores);
     t->points += scores[me];
-    t->results += match_result(scores, me, totals);
+    t->results += match_result(scores, me, totals, &p->rules);
 }
 
 /* --- sampling the unseen cards (SplitMix64, as app/rules/deal_codes.py) ------------------- */
@@ -487,6 +590,58 @@ static int read_ints(PyObject *seq, int *out, int n, const char *what) {
     return 1;
 }
 
+/* Whole numbers that may be negative (totals and scores under house rules). */
+static int read_signed(PyObject *seq, int *out, int n, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return 0;
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %d items", what, n);
+        Py_DECREF(fast);
+        return 0;
+    }
+    for (int i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1 && PyErr_Occurred()) break;
+        if (v < INT_MIN / 4 || v > INT_MAX / 4) {
+            PyErr_Format(PyExc_ValueError, "%s: %ld is out of range", what, v);
+            break;
+        }
+        out[i] = (int)v;
+    }
+    Py_DECREF(fast);
+    return !PyErr_Occurred();
+}
+
+/* A hearts_rules.HeartsRules (duck-typed: its attributes) as C Rules. */
+static int read_rules(PyObject *obj, Rules *r) {
+    static const char *moons[] = {"add_to_others", "subtract_from_shooter", "shooters_choice",
+                                  "safe"};
+    const char *names[] = {"queen_breaks_hearts", "hearts_must_be_broken", "first_trick_points",
+                           "jack_of_diamonds", "no_tricks_bonus", "target", "perfect_100"};
+    int *fields[] = {&r->queen_breaks, &r->must_break, &r->first_points, &r->jack,
+                     &r->bonus, &r->target, &r->perfect};
+    for (int i = 0; i < 7; i++) {
+        PyObject *a = PyObject_GetAttrString(obj, names[i]);
+        if (!a) return 0;
+        long v = PyLong_AsLong(a);
+        Py_DECREF(a);
+        if (v == -1 && PyErr_Occurred()) return 0;
+        *fields[i] = (int)v;
+    }
+    PyObject *moon = PyObject_GetAttrString(obj, "moon");
+    if (!moon) return 0;
+    r->moon = -1;
+    for (int i = 0; i < 4; i++)
+        if (PyUnicode_Check(moon) && PyUnicode_CompareWithASCIIString(moon, moons[i]) == 0)
+            r->moon = i;
+    Py_DECREF(moon);
+    if (r->moon < 0 || r->target < 1) {
+        PyErr_SetString(PyExc_ValueError, "rules: not a rule set");
+        return 0;
+    }
+    return 1;
+}
+
 /* A model.Pos (duck-typed: its attributes) as a C Pos. */
 static int read_pos(PyObject *obj, Pos *p) {
     PyObject *a;
@@ -501,6 +656,12 @@ static int read_pos(PyObject *obj, Pos *p) {
     Py_DECREF(a);
     if (!ok || !(ATTR("voids"))) return 0;
     ok = read_ints(a, p->voids, 4, "voids");
+    Py_DECREF(a);
+    if (!ok || !(ATTR("won"))) return 0;
+    ok = read_ints(a, p->won, 4, "won");
+    Py_DECREF(a);
+    if (!ok || !(ATTR("rules"))) return 0;
+    ok = read_rules(a, &p->rules);
     Py_DECREF(a);
     if (!ok || !(ATTR("trick"))) return 0;
     {
@@ -518,9 +679,9 @@ static int read_pos(PyObject *obj, Pos *p) {
     if (!(ATTR("played"))) return 0;
     p->played = PyLong_AsUnsignedLongLong(a);
     Py_DECREF(a);
-    const char *names[] = {"leader", "turn", "hearts_broken", "tricks_done"};
-    int *fields[] = {&p->leader, &p->turn, &p->hearts_broken, &p->tricks_done};
-    for (int i = 0; i < 4; i++) {
+    const char *names[] = {"leader", "turn", "hearts_broken", "tricks_done", "jack"};
+    int *fields[] = {&p->leader, &p->turn, &p->hearts_broken, &p->tricks_done, &p->jack_taker};
+    for (int i = 0; i < 5; i++) {
         if (!(ATTR(names[i]))) return 0;
         *fields[i] = (int)PyLong_AsLong(a);
         Py_DECREF(a);
@@ -630,7 +791,7 @@ static PyObject *py_play_rollouts(PyObject *Py_UNUSED(self), PyObject *args) {
         return NULL;
     }
     if (!read_ints(cands_obj, cands, (int)n, "candidates") ||
-        !read_ints(totals_obj, totals, 4, "totals"))
+        !read_signed(totals_obj, totals, 4, "totals"))
         return NULL;
     if (k.pos.turn != me || k.pos.tricks_done >= 13 || worlds < 1) {
         PyErr_SetString(PyExc_ValueError, "it must be the deciding seat's turn, worlds >= 1");
@@ -670,13 +831,26 @@ static PyObject *py_play_rollouts(PyObject *Py_UNUSED(self), PyObject *args) {
 
 /* Whole hands from the exchange on: deal w's hands, every other seat passing passes[w][s] and
  * `me` passing candidate i, to the seat `offset` places on. */
+/* The seed's rules when a caller gives none. */
+static const Rules SEED_RULES = {0, 1, 0, 0, 0, MOON_ADD, 100, 0};
+
+static int read_optional_rules(PyObject *obj, Rules *r) {
+    if (obj == NULL) {
+        *r = SEED_RULES;
+        return 1;
+    }
+    return read_rules(obj, r);
+}
+
 static PyObject *py_pass_rollouts(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *deals_obj, *passes_obj, *cands_obj, *totals_obj;
+    PyObject *deals_obj, *passes_obj, *cands_obj, *totals_obj, *rules_obj = NULL;
     int me, offset, totals[4];
-    if (!PyArg_ParseTuple(args, "OOiiOO", &deals_obj, &passes_obj, &me, &offset, &cands_obj,
-                          &totals_obj))
+    Rules rules;
+    if (!PyArg_ParseTuple(args, "OOiiOO|O", &deals_obj, &passes_obj, &me, &offset, &cands_obj,
+                          &totals_obj, &rules_obj))
         return NULL;
-    if (!read_ints(totals_obj, totals, 4, "totals")) return NULL;
+    if (!read_signed(totals_obj, totals, 4, "totals") || !read_optional_rules(rules_obj, &rules))
+        return NULL;
     Py_ssize_t worlds = PySequence_Size(deals_obj), n = PySequence_Size(cands_obj);
     if (worlds < 1 || n < 1 || PySequence_Size(passes_obj) != worlds || me < 0 || me > 3 ||
         offset < 1 || offset > 3) {
@@ -727,6 +901,8 @@ static PyObject *py_pass_rollouts(PyObject *Py_UNUSED(self), PyObject *args) {
         for (Py_ssize_t i = 0; i < n; i++) {
             Pos p;
             memset(&p, 0, sizeof p);
+            p.rules = rules;
+            p.jack_taker = -1;
             for (int s = 0; s < 4; s++) {
                 Mask gives = s == me ? cands[i] : passes[s];
                 p.hands[s] |= hands[s] & ~gives;
@@ -747,16 +923,18 @@ done:
 }
 
 static PyObject *py_match_result(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *scores_obj, *totals_obj;
+    PyObject *scores_obj, *totals_obj, *rules_obj = NULL;
     int me, scores[4], totals[4];
-    if (!PyArg_ParseTuple(args, "OiO", &scores_obj, &me, &totals_obj)) return NULL;
-    if (!read_ints(scores_obj, scores, 4, "scores") || !read_ints(totals_obj, totals, 4, "totals"))
+    Rules rules;
+    if (!PyArg_ParseTuple(args, "OiO|O", &scores_obj, &me, &totals_obj, &rules_obj)) return NULL;
+    if (!read_signed(scores_obj, scores, 4, "scores") ||
+        !read_signed(totals_obj, totals, 4, "totals") || !read_optional_rules(rules_obj, &rules))
         return NULL;
     if (me < 0 || me > 3) {
         PyErr_SetString(PyExc_ValueError, "seat: 0 to 3");
         return NULL;
     }
-    return PyLong_FromLong(match_result(scores, me, totals));
+    return PyLong_FromLong(match_result(scores, me, totals, &rules));
 }
 
 static PyMethodDef methods[] = {
@@ -771,11 +949,12 @@ static PyMethodDef methods[] = {
      "candidate played in each and the hand finished by Normal; per candidate the sums of\n"
      "the seat's points and of its match results (see match_result)."},
     {"pass_rollouts", py_pass_rollouts, METH_VARARGS,
-     "pass_rollouts(deals, passes, seat, offset, candidates, totals) -> (points, results):\n"
-     "each deal's hand played by Normal after the exchange, `seat` passing each candidate."},
+     "pass_rollouts(deals, passes, seat, offset, candidates, totals[, rules])\n"
+     "-> (points, results): each deal's hand played by Normal after the exchange, `seat`\n"
+     "passing each candidate, scored under `rules` (a HeartsRules; the seed's if absent)."},
     {"match_result", py_match_result, METH_VARARGS,
-     "match_result(scores, seat, totals) -> +1 the hand wins the match for `seat`, -1 loses\n"
-     "it, 0 the match goes on."},
+     "match_result(scores, seat, totals[, rules]) -> +1 the hand wins the match for `seat`,\n"
+     "-1 loses it, 0 the match goes on."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -2,6 +2,7 @@
 from collections.abc import Sequence
 
 from app.bots.model import Pos
+from app.rules.hearts_rules import HeartsRules
 
 Hands = tuple[int, int, int, int]
 
@@ -29,6 +30,9 @@ def pass_rollouts(
     offset: int,
     candidates: Sequence[int],
     totals: Sequence[int],
+    rules: HeartsRules = ...,
     /,
 ) -> tuple[list[int], list[int]]: ...
-def match_result(scores: Sequence[int], seat: int, totals: Sequence[int], /) -> int: ...
+def match_result(
+    scores: Sequence[int], seat: int, totals: Sequence[int], rules: HeartsRules = ..., /
+) -> int: ...

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Container
 from concurrent.futures import BrokenExecutor, Executor
 
-from app.bots import choose_pass, choose_play, decision_seed
+from app.bots import choose_moon, choose_pass, choose_play, decision_seed
 from app.rules.hearts import HeartsMatch, HeartsView, PlayedCard
 
 BOT_SEATS = (1, 2, 3)
@@ -51,7 +51,8 @@ def pass_for_bots(match: HeartsMatch, seats: Container[int] = BOT_SEATS) -> None
 
 
 def play_bots(match: HeartsMatch, seats: Container[int] = BOT_SEATS) -> list[PlayedCard]:
-    """Bots play until it is a player's turn or the hand is over; the plays in order."""
+    """Bots play until it is a player's turn or the hand is over; the plays in order. A bot
+    that shot the moon under the shooter's-choice rule makes its choice."""
     plays: list[PlayedCard] = []
     while match.phase == "playing" and match.turn is not None and match.turn in seats:
         seat = match.turn
@@ -59,4 +60,7 @@ def play_bots(match: HeartsMatch, seats: Container[int] = BOT_SEATS) -> list[Pla
         card = _decide(choose_play, match.bot_level, view, decision_seed(view))
         match.play(card)
         plays.append(PlayedCard(seat, card))
+    shooter = match.state.moon
+    if match.phase == "moon" and shooter is not None and shooter in seats:
+        match.choose_moon(shooter, choose_moon(match.view(shooter)))
     return plays

@@ -1,5 +1,9 @@
 """Hard: determinized sampling search over the seat's view, for card play and for the pass.
 
+The play-outs score each hand under the match's house rules (the seat's view carries them): the
+J♦ and the no-tricks bonus, the moon rule (a shooter's choice made as :func:`normal.choose_moon`
+makes it), and the match's end at its target, with Perfect 100.
+
 For a play it deals the cards it cannot see many times, each deal consistent with what the seat
 knows (cards played, suits a seat has shown void in, the cards it passed and to whom), plays
 every candidate card out to the end of the hand with the Normal policy at all four seats, and
@@ -20,7 +24,7 @@ from itertools import combinations
 
 from app.bots import _search, normal
 from app.bots.model import Pos, from_view
-from app.rules.cards import FULL_DECK, QUEEN_OF_SPADES, cards_in, suit_of
+from app.rules.cards import FULL_DECK, JACK_OF_DIAMONDS, QUEEN_OF_SPADES, cards_in, suit_of
 from app.rules.hearts_core import HAND_SIZE, PASS_OFFSETS, PASS_SIZE, pass_target
 
 
@@ -155,7 +159,8 @@ def _evaluate_pass(view, seed: int) -> _Evaluation:
     offset = PASS_OFFSETS[view.pass_direction]
     if offset == 0 or view.hand.bit_count() != HAND_SIZE:
         raise ValueError(f"seat {me} has no cards to pass now")
-    default = normal.choose_pass(view.hand)
+    rules = view.rules
+    default = normal.choose_pass(view.hand, rules)
     choices = [sum(1 << c for c in three) for three in combinations(cards_in(view.hand), PASS_SIZE)]
     pos = from_view(view)
     need = [0 if s == me else HAND_SIZE for s in range(4)]
@@ -167,10 +172,12 @@ def _evaluate_pass(view, seed: int) -> _Evaluation:
         hands, state = _search.sample_hands(pos, me, need, unseen, state)
         deals.append(hands)
         # The other seats pass as Normal does; our own entry is replaced by each candidate.
-        passes.append(tuple(0 if s == me else normal.choose_pass(hands[s]) for s in range(4)))
+        passes.append(
+            tuple(0 if s == me else normal.choose_pass(hands[s], rules) for s in range(4))
+        )
     screen = PASS_SCREEN_DEALS
     points, results = _search.pass_rollouts(
-        deals[:screen], passes[:screen], me, offset, choices, view.totals
+        deals[:screen], passes[:screen], me, offset, choices, view.totals, rules
     )
     values = _values(points, results)
     ranked = sorted(range(len(choices)), key=lambda i: (-values[i], i))
@@ -179,7 +186,7 @@ def _evaluate_pass(view, seed: int) -> _Evaluation:
         finalists.append(default)
     # Fresh deals for the finalists, so that the luck that put them ahead does not count twice.
     points, results = _search.pass_rollouts(
-        deals[screen:], passes[screen:], me, offset, finalists, view.totals
+        deals[screen:], passes[screen:], me, offset, finalists, view.totals, rules
     )
     return _Evaluation(finalists, default, _values(points, results), points, PASS_FINAL_DEALS)
 
@@ -199,6 +206,8 @@ def pass_advice(view, seed: int) -> Advice:
 def _same_group(a: int, b: int, pos: Pos, me: int) -> bool:
     lo, hi = min(a, b), max(a, b)
     if suit_of(lo) != suit_of(hi) or (QUEEN_OF_SPADES in (lo, hi) and lo != hi):
+        return False
+    if pos.rules.jack_of_diamonds and JACK_OF_DIAMONDS in (lo, hi) and lo != hi:
         return False
     between = ((1 << hi) - 1) & ~((2 << lo) - 1)
     return between & ~(pos.played | pos.hands[me]) == 0

@@ -9,8 +9,9 @@ its own copy of :func:`step` (tests/bots/test_bots_search_core.py keeps the two 
 
 from __future__ import annotations
 
-from app.rules.cards import HEARTS, QUEEN_OF_SPADES, SPADES, SUIT_MASKS, suit_of
-from app.rules.hearts_core import points_of
+from app.rules.cards import HEARTS, JACK_OF_DIAMONDS, QUEEN_OF_SPADES, SPADES, SUIT_MASKS, suit_of
+from app.rules.hearts_core import breaks_hearts, points_of
+from app.rules.hearts_rules import SEED_RULES, HeartsRules
 
 SPADES_MASK = SUIT_MASKS[SPADES]
 KING_OF_SPADES_BIT = 1 << (QUEEN_OF_SPADES + 1)
@@ -37,16 +38,20 @@ class Pos:
     __slots__ = (
         "hands",
         "hearts_broken",
+        "jack",
         "leader",
         "played",
         "points",
+        "rules",
         "trick",
         "tricks_done",
         "turn",
         "voids",
+        "won",
     )
 
-    def __init__(self) -> None:
+    def __init__(self, rules: HeartsRules = SEED_RULES) -> None:
+        self.rules = rules
         self.hands = [0, 0, 0, 0]
         self.played = 0  # every card played this hand, the open trick included
         self.trick: list[int] = []  # cards of the open trick in play order
@@ -56,9 +61,12 @@ class Pos:
         self.voids = [0, 0, 0, 0]  # per seat, bit s set: shown void in suit s
         self.hearts_broken = False
         self.tricks_done = 0
+        self.jack = -1  # the seat that took the J♦ this hand, or -1
+        self.won = [0, 0, 0, 0]  # tricks taken this hand, per seat
 
     def copy(self) -> Pos:
         other = Pos.__new__(Pos)
+        other.rules = self.rules
         other.hands = self.hands[:]
         other.played = self.played
         other.trick = self.trick[:]
@@ -68,6 +76,8 @@ class Pos:
         other.voids = self.voids[:]
         other.hearts_broken = self.hearts_broken
         other.tricks_done = self.tricks_done
+        other.jack = self.jack
+        other.won = self.won[:]
         return other
 
     def winning(self) -> tuple[int, int]:
@@ -89,19 +99,29 @@ def step(pos: Pos, card: int) -> None:
     pos.hands[seat] &= ~bit
     pos.played |= bit
     trick = pos.trick
+    rules = pos.rules
     if trick and suit_of(card) != suit_of(trick[0]):
         pos.voids[seat] |= 1 << suit_of(trick[0])
-    elif not trick and suit_of(card) == HEARTS and not pos.hearts_broken:
+    elif (
+        not trick
+        and suit_of(card) == HEARTS
+        and not pos.hearts_broken
+        and rules.hearts_must_be_broken
+    ):
         # Leading an unbroken heart is only legal with nothing but hearts left.
         pos.voids[seat] |= ALL_SUITS_VOID & ~(1 << HEARTS)
-    if suit_of(card) == HEARTS:
+    if breaks_hearts(card, rules):
         pos.hearts_broken = True
     trick.append(card)
     if len(trick) < 4:
         pos.turn = (seat + 1) & 3
         return
     winner, _ = pos.winning()
-    pos.points[winner] += points_of((1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | bit)
+    taken = (1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | bit
+    pos.points[winner] += points_of(taken)
+    pos.won[winner] += 1
+    if taken >> JACK_OF_DIAMONDS & 1:
+        pos.jack = winner
     pos.trick = []
     pos.leader = winner
     pos.turn = winner
@@ -110,7 +130,7 @@ def step(pos: Pos, card: int) -> None:
 
 def from_view(view) -> Pos:
     """The seat's knowledge as a :class:`Pos`: its own hand filled in, the others empty."""
-    pos = Pos()
+    pos = Pos(view.rules)
     me = view.seat
     pos.hands[me] = view.hand
     for trick in view.tricks:

@@ -1,5 +1,10 @@
 """Normal: the five tips of the seed page (spec/hearts.md, "The bots"), as plain rules.
 
+Under house rules it plays only legal cards (the rules give it ``legal``), and where the rules
+value the J♦ (Omnibus) it keeps it, takes a trick with it when that is safe, and never throws it
+to another seat; a moon it shot under the shooter's choice it adds to the others only when it
+leads the match after that (:func:`choose_moon`).
+
 The play policy reads only its own seat's hand and the public facts of a :class:`Pos`, so the
 Hard bot can use it to play sampled worlds out. Each tip is marked where it acts. The Hard
 bot's C core (``_search.c``) plays the same policy; a change here must be made there too
@@ -22,6 +27,7 @@ from app.rules.cards import (
     DIAMONDS,
     FULL_DECK,
     HEARTS,
+    JACK_OF_DIAMONDS,
     QUEEN_OF_SPADES,
     SPADES,
     SUIT_MASKS,
@@ -31,12 +37,16 @@ from app.rules.cards import (
 )
 from app.rules.hearts_core import (
     HEARTS_MASK,
+    JACK_OF_DIAMONDS_BIT,
     POINT_CARDS,
     QUEEN_OF_SPADES_BIT,
+    hand_scores,
     highest_card,
     lowest_card,
     points_of,
+    settle_totals,
 )
+from app.rules.hearts_rules import SEED_RULES, HeartsRules, MoonChoice
 
 # Tip 5: the points one player must hold, alone, before the others start blocking a moon.
 MOON_WATCH = 6
@@ -59,8 +69,9 @@ def moon_losers(hand: int, out: int) -> int:
 # --- passing -------------------------------------------------------------------------------
 
 
-def choose_pass(hand: int) -> int:
-    """Three cards to pass, by tip 1 (void a minor suit, shed danger), tip 2 and tip 5."""
+def choose_pass(hand: int, rules: HeartsRules = SEED_RULES) -> int:
+    """Three cards to pass, by tip 1 (void a minor suit, shed danger), tip 2 and tip 5; a J♦
+    worth points to its taker stays."""
     losers = moon_losers(hand, FULL_DECK & ~hand)
     if losers.bit_count() <= 3 and (hand & HEARTS_MASK).bit_count() >= 5:
         # Tip 5: a hand that can clearly take every trick passes its weak cards and shoots.
@@ -81,18 +92,19 @@ def choose_pass(hand: int) -> int:
         while chosen.bit_count() > 3:
             chosen &= ~(1 << lowest_card(chosen))
     room = 3 - chosen.bit_count()
+    keep = JACK_OF_DIAMONDS_BIT if rules.jack_of_diamonds else 0
     # Tip 1: void clubs or diamonds (shortest first, clubs on a tie) if it fits.
     minors = [
         (hand & SUIT_MASKS[s]).bit_count() for s in (CLUBS, DIAMONDS)
     ]
     for length, suit in sorted(zip(minors, (CLUBS, DIAMONDS), strict=True)):
-        if 0 < length <= room:
+        if 0 < length <= room and not hand & SUIT_MASKS[suit] & keep:
             chosen |= hand & SUIT_MASKS[suit]
             break
     # Then the high hearts, then the highest cards, keeping low spades (tip 2) to the last.
     rest = hand & ~chosen
     while chosen.bit_count() < 3:
-        chosen |= 1 << _most_dangerous(rest, hand)
+        chosen |= 1 << _most_dangerous((rest & ~keep) or rest, hand)
         rest = hand & ~chosen
     return chosen
 
@@ -113,6 +125,34 @@ def _most_dangerous(cards: int, hand: int) -> int:
 
 
 # --- playing -------------------------------------------------------------------------------
+
+
+def choose_moon(view) -> MoonChoice:
+    """What a bot that shot the moon under the shooter's choice does: adding 26 to the others
+    moves every seat as far from it as taking 26 off, so only the end of the match tells them
+    apart; it adds when it is then alone lowest (the match ends won, or comes nearer with it
+    ahead), and otherwise takes 26 off its own total."""
+    jack = -1
+    won = [0, 0, 0, 0]
+    for trick in view.tricks:
+        won[trick.winner] += 1
+        if any(p.card == JACK_OF_DIAMONDS for p in trick.cards):
+            jack = trick.winner
+    return moon_choice_for(view.moon, view.hand_points, jack, won, view.totals, view.rules)
+
+
+def moon_choice_for(
+    shooter: int,
+    points: tuple[int, ...] | list[int],
+    jack: int,
+    won: list[int],
+    totals: tuple[int, ...],
+    rules: HeartsRules,
+) -> MoonChoice:
+    added = hand_scores(points, None if jack < 0 else jack, won, rules, "add_to_others")
+    after = settle_totals(totals, added, rules)
+    alone_lowest = all(after[shooter] < after[s] for s in range(4) if s != shooter)
+    return "add_to_others" if alone_lowest else "subtract_from_shooter"
 
 
 def moon_threat(pos: Pos, me: int) -> int:
@@ -222,6 +262,10 @@ def _follow(pos: Pos, legal: int, threat: int) -> int:
     if threat >= 0 and win_seat == threat and over and (trick_points or led == HEARTS):
         # Tip 5: take this trick from the would-be shooter.
         return highest_card(over)
+    if led == DIAMONDS and pos.rules.jack_of_diamonds and trick_points < 10:
+        jack = _take_jack(pos, legal, win, last)
+        if jack >= 0:
+            return jack
     if led == SPADES and not pos.played & QUEEN_OF_SPADES_BIT:
         return _follow_spades(legal, win, last and not trick_points)
     if trick_points or led == HEARTS:
@@ -236,6 +280,21 @@ def _follow(pos: Pos, legal: int, threat: int) -> int:
     if duck:
         return highest_card(duck)
     return lowest_card(legal)
+
+
+def _take_jack(pos: Pos, legal: int, win: int, last: bool) -> int:
+    """Omnibus: the card that takes the J♦ in this diamond trick for sure, or -1. The J♦ of
+    ours wins when nothing unseen is above it (or we play last); the J♦ in the trick is
+    taken by the lowest card over the winner when we play last."""
+    out = FULL_DECK & ~(pos.played | pos.hands[pos.turn])
+    sure = last or not out & above(JACK_OF_DIAMONDS)
+    if legal & JACK_OF_DIAMONDS_BIT and win < JACK_OF_DIAMONDS and sure:
+        return JACK_OF_DIAMONDS
+    if last and JACK_OF_DIAMONDS in pos.trick:
+        over = legal & above(win)
+        if over:
+            return lowest_card(over)
+    return -1
 
 
 def _follow_spades(legal: int, win: int, last_and_clean: bool) -> int:
@@ -277,6 +336,9 @@ def _discard(pos: Pos, hand: int, legal: int, threat: int) -> int:
     if legal & HEARTS_MASK and not (threat >= 0 and win_seat == threat):
         return highest_card(legal & HEARTS_MASK)
     keep = SPADES_MASK & ~HIGH_SPADES
+    if pos.rules.jack_of_diamonds:
+        # Omnibus: the J♦ is never thrown to another seat's trick.
+        keep |= JACK_OF_DIAMONDS_BIT
     return _highest_rank((legal & ~keep) or legal, hand)
 
 

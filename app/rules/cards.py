@@ -39,6 +39,7 @@ def rank_of(c: int) -> int:
 
 TWO_OF_CLUBS = card(CLUBS, 0)
 QUEEN_OF_SPADES = card(SPADES, RANKS.index("Q"))
+JACK_OF_DIAMONDS = card(DIAMONDS, RANKS.index("J"))
 
 
 def card_text(c: int) -> str:

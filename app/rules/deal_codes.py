@@ -36,10 +36,10 @@ CODE_SPACE = 26**CODE_LETTERS
 LONG_CODE_LETTERS = 28
 LONG_CODE_SPACE = 26**LONG_CODE_LETTERS
 # Longer input is refused before any parsing: codes arrive from URLs and request bodies.
-MAX_CODE_INPUT = 40
+MAX_CODE_INPUT = 48
 
 _MASK64 = (1 << 64) - 1
-_CODE_SHAPE = re.compile(r"([A-Z0-9]+)-([A-Z])-([A-Z]+)")
+_CODE_SHAPE = re.compile(r"([A-Z0-9]+)-([A-Z])-([A-Z]+)(?:-([A-Z0-9]+))?")
 
 
 class DealCodeError(ValueError):
@@ -58,10 +58,15 @@ class DealCode:
     number: int
     # A long code (LONG_CODE_LETTERS letters): a secret deal's, shuffled by secret_shuffled.
     long: bool = False
+    # House rules in their short form (a game that has them; app/rules/hearts_rules.py), after
+    # the number: ``HT1-N-ABCDEFG-JB``. Empty for the game's own rules, so the codes made
+    # before there were house rules read as they always did. They do not change the deal.
+    rules: str = ""
 
     def __str__(self) -> str:
         size = LONG_CODE_LETTERS if self.long else CODE_LETTERS
-        return f"{self.game}-{self.variant}-{number_to_letters(self.number, size)}"
+        code = f"{self.game}-{self.variant}-{number_to_letters(self.number, size)}"
+        return f"{code}-{self.rules}" if self.rules else code
 
 
 def number_to_letters(number: int, size: int = CODE_LETTERS) -> str:
@@ -81,9 +86,13 @@ def letters_to_number(letters: str) -> int:
     return number
 
 
-def parse_deal_code(text: str, game: str, variants: str, *, long_ok: bool = False) -> DealCode:
+def parse_deal_code(
+    text: str, game: str, variants: str, *, long_ok: bool = False, rules_ok: bool = False
+) -> DealCode:
     """Parse ``text`` as a code of ``game`` whose variant letter is one of ``variants``;
-    ``long_ok``: a long code (a secret deal's, shown once its game is over) is one too.
+    ``long_ok``: a long code (a secret deal's, shown once its game is over) is one too;
+    ``rules_ok``: the code may end with house rules (``-`` and letters or digits, which the
+    game checks).
 
     Letter case and surrounding white space do not matter; anything else raises
     :class:`DealCodeError` with a message saying what is wrong.
@@ -95,11 +104,11 @@ def parse_deal_code(text: str, game: str, variants: str, *, long_ok: bool = Fals
     if not cleaned:
         raise DealCodeError("empty", f"No deal code given; a code looks like {example}.")
     shape = _CODE_SHAPE.fullmatch(cleaned)
-    if shape is None:
+    if shape is None or (shape[4] is not None and not rules_ok):
         raise DealCodeError(
             "format", f"'{cleaned}' is not a deal code; a code looks like {example}."
         )
-    prefix, variant, letters = shape.groups()
+    prefix, variant, letters, rules = shape.groups()
     if prefix != game:
         raise DealCodeError(
             "game", f"'{cleaned}' is not a code for this game; its codes start with {game}-."
@@ -114,7 +123,7 @@ def parse_deal_code(text: str, game: str, variants: str, *, long_ok: bool = Fals
         raise DealCodeError(
             "number", f"The deal number must be exactly {CODE_LETTERS} letters A–Z."
         )
-    return DealCode(game, variant, letters_to_number(letters), long)
+    return DealCode(game, variant, letters_to_number(letters), long, rules or "")
 
 
 _GOLDEN = 0x9E3779B97F4A7C15

@@ -12,7 +12,7 @@ are in :mod:`app.rules.hearts_core` and re-exported here for the bots' rollouts.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Literal, NamedTuple
 
@@ -28,6 +28,7 @@ from app.rules.deal_codes import (
 from app.rules.hearts_core import (
     HAND_SIZE,
     HEARTS_MASK,
+    JACK_OF_DIAMONDS_BIT,
     MATCH_TARGET,
     NO_POINT_CARDS,
     NUM_SEATS,
@@ -39,17 +40,29 @@ from app.rules.hearts_core import (
     TOTAL_POINTS,
     TWO_OF_CLUBS_BIT,
     PassDirection,
+    hand_scores,
     legal_mask,
     match_winner,
+    moon_by_rule,
     moon_scores,
+    moon_shooter,
     pass_direction,
     pass_source,
     pass_target,
     points_of,
+    settle_totals,
     trick_winner,
+)
+from app.rules.hearts_rules import (
+    MOON_CHOICES,
+    SEED_RULES,
+    HeartsRules,
+    MoonChoice,
+    RulesError,
 )
 
 __all__ = [
+    "ALL_PHASES",
     "BOT_LEVELS",
     "GAME",
     "HAND_SIZE",
@@ -63,14 +76,17 @@ __all__ = [
     "PHASES",
     "POINT_CARDS",
     "QUEEN_OF_SPADES_BIT",
+    "SEED_RULES",
     "TOTAL_POINTS",
     "TWO_OF_CLUBS_BIT",
     "BotLevel",
     "HandState",
     "HeartsError",
     "HeartsMatch",
+    "HeartsRules",
     "HeartsStateError",
     "HeartsView",
+    "IllegalMoonChoice",
     "IllegalPass",
     "IllegalPlay",
     "NothingToUndo",
@@ -88,6 +104,7 @@ __all__ = [
     "pass_source",
     "pass_target",
     "points_of",
+    "rules_of",
     "trick_winner",
 ]
 
@@ -95,8 +112,11 @@ HUMAN = 0
 GAME = "HT1"
 BotLevel = Literal["easy", "normal", "hard"]
 BOT_LEVELS: dict[str, BotLevel] = {"E": "easy", "N": "normal", "H": "hard"}
-Phase = Literal["passing", "playing", "hand_over", "match_over"]
+Phase = Literal["passing", "playing", "moon", "hand_over", "match_over"]
+# The phases every match goes through.
 PHASES: tuple[Phase, ...] = ("passing", "playing", "hand_over", "match_over")
+# And "moon": a seat shot the moon under the shooter's-choice rule and has not chosen yet.
+ALL_PHASES: tuple[Phase, ...] = (*PHASES[:2], "moon", *PHASES[2:])
 JSON_VERSION = 1
 
 
@@ -118,6 +138,10 @@ class IllegalPlay(HeartsError):
 
 
 class WrongPhase(HeartsError):
+    pass
+
+
+class IllegalMoonChoice(HeartsError):
     pass
 
 
@@ -200,6 +224,8 @@ class HeartsView:
     # Added to the interface: the three cards this seat chose to pass, while it waits for the
     # exchange (0 otherwise); they are still in ``hand`` until the exchange.
     pass_choice: int = 0
+    # The match's house rules (the seed's unless the match was made with others).
+    rules: HeartsRules = SEED_RULES
 
 
 class HandState(NamedTuple):
@@ -231,8 +257,20 @@ class HandState(NamedTuple):
 
 def parse_match_code(text: str) -> DealCode:
     """Parse a Hearts match code ``HT1-L-ABCDEFG`` (L: E, N or H), or a secret match's long
-    code (28 letters); raises DealCodeError."""
-    return parse_deal_code(text, GAME, "".join(BOT_LEVELS), long_ok=True)
+    code (28 letters), either followed by house rules in their short form (``-JB``,
+    app/rules/hearts_rules.py); raises DealCodeError."""
+    code = parse_deal_code(text, GAME, "".join(BOT_LEVELS), long_ok=True, rules_ok=True)
+    if code.rules:
+        try:
+            HeartsRules.from_short(code.rules)
+        except RulesError as error:
+            raise DealCodeError("rules", error.message) from error
+    return code
+
+
+def rules_of(code: DealCode) -> HeartsRules:
+    """The house rules a match code carries (the seed's when it names none)."""
+    return HeartsRules.from_short(code.rules) if code.rules else SEED_RULES
 
 
 def deal_hands(deal: DealCode | int, hand_number: int) -> tuple[int, int, int, int]:
@@ -274,9 +312,10 @@ def _start_hand(
     hand_number: int,
     totals: tuple[int, int, int, int],
     hand_scores: tuple[tuple[int, int, int, int], ...],
+    rules: HeartsRules,
 ) -> HandState:
     hands = deal_hands(deal, hand_number)
-    passing = pass_direction(hand_number) != "none"
+    passing = pass_direction(hand_number, rules) != "none"
     return HandState(
         hand_number=hand_number,
         phase="passing" if passing else "playing",
@@ -316,7 +355,7 @@ def _exchange(state: HandState, chosen: tuple[int, int, int, int]) -> HandState:
 _new_state = tuple.__new__
 
 
-def _apply_play(state: HandState, card: int) -> HandState:
+def _apply_play(state: HandState, card: int, rules: HeartsRules) -> HandState:
     """The state after the seat to move plays ``card`` (already checked legal)."""
     (hand_number, phase, hands, chosen, passed, trick, tricks, turn, broken, hand_points,
      totals, hand_scores, moon, winner) = state  # fmt: skip
@@ -333,7 +372,7 @@ def _apply_play(state: HandState, card: int) -> HandState:
     else:
         hands = (h0, h1, h2, h3 ^ bit)
     trick = (*trick, _PLAYED[seat][card])
-    if bit & HEARTS_MASK:
+    if bit & HEARTS_MASK or (bit == QUEEN_OF_SPADES_BIT and rules.queen_breaks_hearts):
         broken = True
     if len(trick) < NUM_SEATS:
         return _new_state(HandState, (
@@ -351,14 +390,47 @@ def _apply_play(state: HandState, card: int) -> HandState:
     ))  # fmt: skip
     if len(tricks) < HAND_SIZE:
         return state
-    return _score_hand(state)
+    return _score_hand(state, rules)
 
 
-def _score_hand(state: HandState) -> HandState:
-    scores, shooter = moon_scores(state.hand_points)
-    a, b, c, d = (t + s for t, s in zip(state.totals, scores, strict=True))
-    totals = (a, b, c, d)
-    winner = match_winner(totals)
+def _tricks_taken(state: HandState) -> tuple[int | None, list[int]]:
+    """Who took the J♦ this hand (None before it is taken), and how many tricks each seat."""
+    jack_taker = None
+    won = [0, 0, 0, 0]
+    for trick in state.tricks:
+        won[trick.winner] += 1
+        if any(p.card == _JACK_OF_DIAMONDS for p in trick.cards):
+            jack_taker = trick.winner
+    return jack_taker, won
+
+
+_JACK_OF_DIAMONDS = JACK_OF_DIAMONDS_BIT.bit_length() - 1
+
+
+def _score_hand(
+    state: HandState, rules: HeartsRules, choice: MoonChoice | None = None
+) -> HandState:
+    """The finished hand scored, or, when its shooter chooses what the moon does and has not
+    chosen yet (``choice``), in the phase "moon" waiting for it."""
+    points = state.hand_points
+    jack_taker, won = _tricks_taken(state)
+    shooter = moon_shooter(points)
+    if shooter is not None and choice is None:
+        choice = moon_by_rule(shooter, points, jack_taker, won, state.totals, rules)
+        if choice is None:
+            return state._replace(phase="moon", turn=None, moon=shooter)
+    scores = hand_scores(points, jack_taker, won, rules, choice or "add_to_others")
+    totals = settle_totals(state.totals, scores, rules)
+    return _scored(state, scores, shooter, totals, match_winner(totals, rules.target))
+
+
+def _scored(
+    state: HandState,
+    scores: tuple[int, int, int, int],
+    shooter: int | None,
+    totals: tuple[int, int, int, int],
+    winner: int | None,
+) -> HandState:
     return state._replace(
         phase="hand_over" if winner is None else "match_over",
         turn=None,
@@ -405,8 +477,9 @@ class HeartsMatch:
     """A match of Hearts: the player against three bots, hand after hand up to 100."""
 
     __slots__ = (
-        "_assisted", "_code", "_deal", "_legal", "_legal_at", "_one_hand", "_state", "_undo"
-    )
+        "_assisted", "_code", "_deal", "_legal", "_legal_at", "_one_hand", "_rules", "_state",
+        "_undo",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -424,6 +497,7 @@ class HeartsMatch:
         ``assisted``: the player took a play back (or had other help).
         """
         self._code = code
+        self._rules = rules_of(code)
         self._one_hand = one_hand
         self._assisted = assisted
         self._deal = str(code)
@@ -436,14 +510,21 @@ class HeartsMatch:
         self._legal = 0
 
     @classmethod
-    def new(cls, code: DealCode | str, *, one_hand: bool = False) -> HeartsMatch:
+    def new(
+        cls, code: DealCode | str, *, one_hand: bool = False, rules: HeartsRules | None = None
+    ) -> HeartsMatch:
         """A new match; with ``one_hand`` it is over after its first hand, which alone is
-        scored (the fewest points wins, when one seat has them alone)."""
+        scored (the fewest points wins, when one seat has them alone). ``rules``, when given,
+        replace the house rules the code carries (the code then carries these)."""
         if isinstance(code, str):
             code = parse_match_code(code)
         elif code.game != GAME or code.variant not in BOT_LEVELS:
             raise DealCodeError("game", f"'{code}' is not a Hearts match code.")
-        return cls(code, _start_hand(code, 1, (0, 0, 0, 0), ()), [], one_hand=one_hand)
+        if rules is not None:
+            code = replace(code, rules=rules.short)
+        return cls(
+            code, _start_hand(code, 1, (0, 0, 0, 0), (), rules_of(code)), [], one_hand=one_hand
+        )
 
     # -- reading --------------------------------------------------------------------------
 
@@ -458,6 +539,10 @@ class HeartsMatch:
     @property
     def one_hand(self) -> bool:
         return self._one_hand
+
+    @property
+    def rules(self) -> HeartsRules:
+        return self._rules
 
     @property
     def assisted(self) -> bool:
@@ -488,7 +573,7 @@ class HeartsMatch:
 
     @property
     def pass_direction(self) -> str:
-        return pass_direction(self._state.hand_number)
+        return pass_direction(self._state.hand_number, self._rules)
 
     def legal_plays(self) -> int:
         """The cards the seat to move may play (0 outside the playing phase)."""
@@ -501,7 +586,14 @@ class HeartsMatch:
         else:
             trick = st.trick
             led = suit_of(trick[0].card) if trick else -1
-            legal = legal_mask(st.hands[turn], led, not st.tricks, st.hearts_broken)
+            rules = self._rules
+            legal = legal_mask(
+                st.hands[turn],
+                led,
+                not st.tricks,
+                st.hearts_broken or not rules.hearts_must_be_broken,
+                rules.first_trick_points,
+            )
         # States are immutable, so the mask holds as long as this very state is current.
         self._legal_at, self._legal = st, legal
         return legal
@@ -510,7 +602,7 @@ class HeartsMatch:
         if not 0 <= seat < NUM_SEATS:
             raise ValueError(f"no seat {seat}")
         st = self._state
-        direction = pass_direction(st.hand_number)
+        direction = pass_direction(st.hand_number, self._rules)
         exchanged = bool(st.passed[seat])
         hands = st.hands
         if st.phase == "playing":
@@ -547,6 +639,7 @@ class HeartsMatch:
             moon=st.moon,
             winner=st.winner,
             pass_choice=st.chosen[seat],
+            rules=self._rules,
         )
 
     # -- acting ---------------------------------------------------------------------------
@@ -555,7 +648,7 @@ class HeartsMatch:
         """``seat`` chooses the three cards it passes; the fourth choice makes the exchange."""
         st = self._state
         if st.phase != "passing":
-            if st.phase == "playing" and pass_direction(st.hand_number) == "none":
+            if st.phase == "playing" and pass_direction(st.hand_number, self._rules) == "none":
                 raise IllegalPass("no_pass", "There is no passing in this hand.")
             raise WrongPhase("not_passing", "Cards can only be passed before the first trick.")
         if not isinstance(seat, int) or not 0 <= seat < NUM_SEATS:
@@ -598,13 +691,32 @@ class HeartsMatch:
             raise _why_illegal(st, card)
         if turn == HUMAN:
             self._undo.append(st)
-        new = _apply_play(st, card)
+        new = _apply_play(st, card, self._rules)
         if new.turn is None:
-            # The hand is scored, and a scored hand is final.
+            # The hand is over, and a finished hand is final.
             self._undo.clear()
-            if self._one_hand and new.phase == "hand_over":
-                new = new._replace(phase="match_over", winner=_alone_lowest(new.totals))
+            new = self._one_hand_over(new)
         self._state = new
+
+    def _one_hand_over(self, state: HandState) -> HandState:
+        if self._one_hand and state.phase == "hand_over":
+            return state._replace(phase="match_over", winner=_alone_lowest(state.totals))
+        return state
+
+    def choose_moon(self, seat: int, choice: str) -> None:
+        """The seat that shot the moon, under the shooter's-choice rule, says what it does:
+        ``"add_to_others"`` or ``"subtract_from_shooter"``."""
+        st = self._state
+        if st.phase != "moon":
+            raise WrongPhase("not_moon", "There is no moon to choose for now.")
+        if seat != st.moon:
+            raise IllegalMoonChoice("not_shooter", "Only the seat that shot the moon chooses.")
+        if choice not in MOON_CHOICES:
+            raise IllegalMoonChoice(
+                "moon_choice", "Choose add_to_others or subtract_from_shooter."
+            )
+        moon: MoonChoice = "add_to_others" if choice == "add_to_others" else "subtract_from_shooter"
+        self._state = self._one_hand_over(_score_hand(st, self._rules, moon))
 
     @property
     def undo_available(self) -> bool:
@@ -625,14 +737,16 @@ class HeartsMatch:
         st = self._state
         if st.phase != "hand_over":
             raise WrongPhase("not_hand_over", "The next hand is dealt only after a hand is over.")
-        self._state = _start_hand(self._code, st.hand_number + 1, st.totals, st.hand_scores)
+        self._state = _start_hand(
+            self._code, st.hand_number + 1, st.totals, st.hand_scores, self._rules
+        )
 
     # -- copying and saving ---------------------------------------------------------------
 
     def copy(self) -> HeartsMatch:
         # States are immutable: a copy shares them and owns only its list of snapshots.
         twin = HeartsMatch.__new__(HeartsMatch)
-        twin._code, twin._deal = self._code, self._deal
+        twin._code, twin._deal, twin._rules = self._code, self._deal, self._rules
         twin._state, twin._undo = self._state, list(self._undo)
         twin._legal_at, twin._legal = self._legal_at, self._legal
         twin._one_hand, twin._assisted = self._one_hand, self._assisted
@@ -695,7 +809,7 @@ class HeartsMatch:
             if data["v"] != JSON_VERSION:
                 raise _invalid_state("unknown version")
             code = parse_match_code(data["deal"])
-            state = _state_from_json(data["state"])
+            state = _state_from_json(data["state"], rules_of(code))
             undo = [_moment_from_json(state, moment) for moment in data["undo"]]
             if undo and state.phase != "playing":
                 raise _invalid_state("undo snapshots outside the playing phase")
@@ -794,9 +908,9 @@ def _moment_from_json(base: HandState, data: dict[str, Any]) -> HandState:
     ))  # fmt: skip
 
 
-def _state_from_json(data: dict[str, Any]) -> HandState:
+def _state_from_json(data: dict[str, Any], rules: HeartsRules) -> HandState:
     phase = data["phase"]
-    if phase not in PHASES:
+    if phase not in ALL_PHASES:
         raise _invalid_state("unknown phase")
     tricks = data["tricks"]
     if type(tricks) is not list or len(tricks) > HAND_SIZE:
@@ -812,6 +926,13 @@ def _state_from_json(data: dict[str, Any]) -> HandState:
     hand_number = data["hand_number"]
     if not _is_int(hand_number, 1, big):
         raise _invalid_state("hand_number out of range")
+    if phase == "moon" and (
+        moon is None or len(tricks) != HAND_SIZE or rules.moon != "shooters_choice"
+    ):
+        raise _invalid_state("a moon to choose needs its shooter and the shooter's choice")
+    # House rules with bonuses or a moon taken off the shooter score below zero.
+    lowest = rules.lowest_hand_score
+    lowest_total = 0 if lowest >= 0 else -big
     hand = HandState(
         hand_number=hand_number,
         phase=phase,
@@ -823,8 +944,10 @@ def _state_from_json(data: dict[str, Any]) -> HandState:
         turn=None,
         hearts_broken=False,
         hand_points=(0, 0, 0, 0),
-        totals=_four(data["totals"], 0, big, "totals"),
-        hand_scores=tuple(_four(r, 0, TOTAL_POINTS, "hand_scores") for r in data["hand_scores"]),
+        totals=_four(data["totals"], lowest_total, big, "totals"),
+        hand_scores=tuple(
+            _four(r, lowest, TOTAL_POINTS, "hand_scores") for r in data["hand_scores"]
+        ),
         moon=moon,
         winner=winner,
     )

@@ -7,8 +7,9 @@ The fields, separated by one space; trailing fields may be left out and take the
     deal          hand phase hands          trick turn hearts tricks totals scores
                                                                   chosen passed moon winner
 
-- ``deal``: the match code (its letter is the bots' level). ``hand``: the hand number, from 1.
-  ``phase``: ``passing``, ``playing``, ``hand_over`` or ``match_over``.
+- ``deal``: the match code (its letter is the bots' level; house rules follow its number, as
+  in ``HT1-N-AAAAAAM-JB``). ``hand``: the hand number, from 1.
+  ``phase``: ``passing``, ``playing``, ``moon``, ``hand_over`` or ``match_over``.
 - ``hands``: the four seats' cards, seat 0 (the player) first, separated by ``/``. A hand is its
   ranks suit by suit, clubs, diamonds, hearts, spades, separated by ``.``, highest first
   (``T`` is the ten): ``AK2..QJ.T`` is A♣ K♣ 2♣, Q♥ J♥ and 10♠.
@@ -37,8 +38,8 @@ import re
 from app.rules.cards import DECK_SIZE, FULL_DECK, RANKS, SUITS, card, rank_of, suit_of
 from app.rules.deal_codes import DealCodeError
 from app.rules.hearts import (
+    ALL_PHASES,
     NUM_SEATS,
-    PHASES,
     HandState,
     HeartsMatch,
     HeartsStateError,
@@ -59,6 +60,7 @@ BROKEN = "broken"
 # Ranks as one letter each: T is the ten.
 RANK_LETTERS = "".join(rank[-1] if rank != "10" else "T" for rank in RANKS)
 _CARD = re.compile(rf"([{RANK_LETTERS}])([{SUITS}])")
+_NUMBER = re.compile(r"-?[0-9]{1,9}")
 
 
 def _bad(what: str) -> HeartsStateError:
@@ -169,8 +171,9 @@ def _read_seat(text: str) -> int | None:
 
 
 def _read_numbers(text: str) -> tuple[int, int, int, int]:
+    # House rules can score below zero (app/rules/hearts_rules.py), so a number may be negative.
     parts = text.split(",")
-    if len(parts) != NUM_SEATS or not all(p.isdigit() and len(p) < 10 for p in parts):
+    if len(parts) != NUM_SEATS or not all(_NUMBER.fullmatch(p) for p in parts):
         raise _bad(f"four whole numbers separated by commas are needed: {text!r}")
     a, b, c, d = map(int, parts)
     return a, b, c, d
@@ -194,8 +197,8 @@ def parse_position(text: str) -> HeartsMatch:
         raise _bad(error.message) from error
     if not field["hand"].isdigit() or not 1 <= len(field["hand"]) < 10 or field["hand"] == "0":
         raise _bad(f"the hand number is a whole number from 1: {field['hand']!r}")
-    if field["phase"] not in PHASES:
-        raise _bad(f"the phase is one of {', '.join(PHASES)}: {field['phase']!r}")
+    if field["phase"] not in ALL_PHASES:
+        raise _bad(f"the phase is one of {', '.join(ALL_PHASES)}: {field['phase']!r}")
     if field["hearts"] not in (NONE, BROKEN):
         raise _bad(f"hearts are '{BROKEN}' or '-': {field['hearts']!r}")
     hands = _read_hands(field["hands"])

@@ -25,7 +25,7 @@ CARD_PATTERN = r"^(A|[2-9]|10|J|Q|K)[CDHS]$"
 TARGET_PATTERN = r"^(heart:(1?[0-9]|2[0-4])|stock|waste)$"
 HH_DEAL_PATTERN = r"^HH1-[NW]-[A-Z]{7}$"
 # (28 letters: a secret match's code, shown once the match is over)
-HT_DEAL_PATTERN = r"^HT1-[ENH]-([A-Z]{7}|[A-Z]{28})$"
+HT_DEAL_PATTERN = r"^HT1-[ENH]-([A-Z]{7}|[A-Z]{28})(-[A-Z0-9]+)?$"
 RANK_PATTERN = r"^(A|[2-9]|10|J|Q|K)$"
 # The longest a version can be (store versions count changes, from 1).
 MAX_VERSION = 2**53 - 1
@@ -161,18 +161,61 @@ class HeartToHeartConflict(BaseModel):
 Card = Annotated[str, _pattern(CARD_PATTERN, 3)]
 
 
+class HeartsRulesBody(StrictBody):
+    """House rules (app/rules/hearts_rules.py); a key left out keeps the seed's value."""
+
+    passing: Literal["cycle", "none"] = Field(
+        default="cycle", description="cycle: left, right, across, no pass; none: never."
+    )
+    queen_breaks_hearts: bool = Field(default=False, description="Playing the Q♠ breaks hearts.")
+    hearts_must_be_broken: bool = Field(
+        default=True, description="Hearts may not be led before one has been played."
+    )
+    first_trick_points: bool = Field(
+        default=False, description="Hearts and the Q♠ may be discarded on the first trick."
+    )
+    jack_of_diamonds: Literal[0, -10] = Field(default=0, description="Omnibus: −10.")
+    no_tricks_bonus: Literal[0, -5] = Field(
+        default=0, description="Points for a seat that takes no trick in a hand."
+    )
+    moon: Literal["add_to_others", "subtract_from_shooter", "shooters_choice", "safe"] = Field(
+        default="add_to_others",
+        description="What shooting the moon does: 26 to each other seat, −26 to the shooter, "
+        "the shooter's choice (POST …/moon), or safe (adds unless that ends the match with "
+        "the shooter not winning it, then subtracts).",
+    )
+    target: int = Field(default=100, ge=50, le=500, description="The total that ends the match.")
+    perfect_100: bool = Field(
+        default=False, description="A total of exactly the target drops to half of it."
+    )
+
+
+class HeartsRulesState(HeartsRulesBody):
+    """The full rule set of a match."""
+
+
 class HeartsNewGame(StrictBody):
     deal: Annotated[
         str | None,
         Field(
-            max_length=40,
+            max_length=48,
             description="A match code like HT1-N-AAAAAAA (the letter is the bots' level: E, "
-            "N or H; letter case and surrounding spaces do not matter); a random Normal match "
+            "N or H; letter case and surrounding spaces do not matter), house rules "
+            "possibly following in their short form (HT1-N-AAAAAAA-J); a random Normal match "
             "when left out.",
         ),
     ] = None
+    rules: HeartsRulesBody | None = Field(
+        default=None,
+        description="House rules; the seed's when left out. With a deal, they replace the "
+        "code's own.",
+    )
 
-    model_config = ConfigDict(json_schema_extra={"examples": [{"deal": "HT1-N-AAAAAAA"}]})
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [{"deal": "HT1-N-AAAAAAA"}, {"rules": {"jack_of_diamonds": -10}}]
+        }
+    )
 
 
 class HeartsPass(StrictBody):
@@ -189,6 +232,17 @@ class HeartsPlay(StrictBody):
     model_config = ConfigDict(json_schema_extra={"examples": [{"card": "2C", "version": 4}]})
 
 
+class HeartsMoon(StrictBody):
+    choice: Literal["add_to_others", "subtract_from_shooter"] = Field(
+        description="26 to each other seat, or −26 to the player who shot the moon."
+    )
+    version: VersionField = None
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"choice": "subtract_from_shooter", "version": 40}]}
+    )
+
+
 Seat = Annotated[int, Field(ge=0, le=3)]
 ShownCard = Annotated[str, Field(pattern=CARD_PATTERN)]
 
@@ -199,7 +253,7 @@ class SeatState(BaseModel):
     human: bool
     cards_left: int = Field(ge=0, le=13)
     hand_points: int = Field(ge=0, le=26)
-    total: int = Field(ge=0)
+    total: int = Field(description="Below zero only under house rules that subtract.")
 
 
 class Play(BaseModel):
@@ -223,7 +277,7 @@ class HeartsState(BaseModel):
     )
     version: int = Field(ge=1)
     bot_level: Literal["easy", "normal", "hard"]
-    phase: Literal["passing", "playing", "hand_over", "match_over"]
+    phase: Literal["passing", "playing", "moon", "hand_over", "match_over"]
     hand_number: int = Field(ge=1)
     pass_direction: Literal["left", "right", "across", "none"]
     seats: list[SeatState] = Field(min_length=4, max_length=4)
@@ -239,6 +293,9 @@ class HeartsState(BaseModel):
     moon: Seat | None
     winner: Seat | None
     undo_available: bool
+    rules: HeartsRulesState = Field(
+        default_factory=HeartsRulesState, description="The match's house rules, every key."
+    )
     claimed: bool = Field(
         default=False,
         description="True when the rest of the hand played itself out after the last action: "

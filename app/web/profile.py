@@ -71,7 +71,7 @@ class HeartsStats(_Checked):
     streak: Count = 0
     best_streak: Count = 0
     hands: Count = 0
-    points: Count = 0
+    points: int = 0  # below zero after a house rule that subtracts (a moon, the J♦)
     moons: Count = 0
     moons_suffered: Count = 0
     queens: Count = 0  # hands in which the player took the Q♠
@@ -82,6 +82,7 @@ class Stats(_Checked):
     heart_to_heart: HeartToHeartStats | None = None
     hearts: HeartsStats | None = None
     hearts_levels: dict[Literal["easy", "normal", "hard"], HeartsStats] | None = None
+    hearts_rules: dict[str, HeartsStats] | None = None
 
 
 class ProfileData(_Checked):
@@ -154,18 +155,23 @@ async def update_profile(
 
 # Statistics ----------------------------------------------------------------------------------
 # Every figure is kept per bucket: a game's own (``stats.heart_to_heart``, ``stats.hearts``),
-# Hearts per bot level (``stats.hearts_levels.easy`` …), and assisted games apart
-# (``stats.heart_to_heart.assisted`` …), which never touch the others.
+# Hearts per bot level (``stats.hearts_levels.easy`` …), Hearts per house-rule set
+# (``stats.hearts_rules.J`` …: the rules' short form, ``seed`` for the seed's rules), and
+# assisted games apart (``stats.heart_to_heart.assisted`` …), which never touch the others.
+SEED_RULES_KEY = "seed"
 
 
 def _bucket(data: dict[str, Any], game: str, *, assisted: bool = False,
-            level: str | None = None) -> dict[str, Any]:
+            level: str | None = None, rules: str | None = None) -> dict[str, Any]:
     model = HeartToHeartStats if game == "heart_to_heart" else HeartsStats
     stats = data.setdefault("stats", {})
     if assisted:
         bucket = _bucket(data, game).setdefault("assisted", {})
     elif level is not None:
         bucket = stats.setdefault("hearts_levels", {}).setdefault(level, {})
+    elif rules is not None:
+        key = rules or SEED_RULES_KEY
+        bucket = stats.setdefault("hearts_rules", {}).setdefault(key, {})
     else:
         bucket = stats.setdefault(game, {})
     for key, value in model().model_dump(exclude={"assisted"}).items():
@@ -213,8 +219,10 @@ async def record_heart_to_heart_game(
 async def record_hearts_match(
     store: GameStore, session_id: str, *, won: bool, hand_points: Sequence[int], moons: int,
     moons_suffered: int = 0, level: str | None = None, assisted: bool = False,
+    rules: str | None = None,
 ) -> Profile:
-    """Count one finished Hearts match for the player, in all and for its bot ``level``.
+    """Count one finished Hearts match for the player, in all, for its bot ``level`` and for
+    its house ``rules`` (their short form, "" for the seed's).
 
     ``hand_points``: the player's score in each hand of the match (after the moon rule);
     ``moons``: how many times the player shot the moon in it, ``moons_suffered``: how many
@@ -225,6 +233,8 @@ async def record_hearts_match(
         buckets = [_bucket(data, "hearts", assisted=assisted)]
         if level is not None and not assisted:
             buckets.append(_bucket(data, "hearts", level=level))
+        if rules is not None and not assisted:
+            buckets.append(_bucket(data, "hearts", rules=rules))
         for stats in buckets:
             _count_result(stats, won)
             stats["hands"] += len(hand_points)
@@ -236,7 +246,8 @@ async def record_hearts_match(
 
 
 async def record_hearts_queen(
-    store: GameStore, session_id: str, *, level: str | None, assisted: bool = False
+    store: GameStore, session_id: str, *, level: str | None, assisted: bool = False,
+    rules: str | None = None,
 ) -> Profile:
     """Count a hand in which the player took the Q♠."""
 
@@ -244,6 +255,8 @@ async def record_hearts_queen(
         _bucket(data, "hearts", assisted=assisted)["queens"] += 1
         if level is not None and not assisted:
             _bucket(data, "hearts", level=level)["queens"] += 1
+        if rules is not None and not assisted:
+            _bucket(data, "hearts", rules=rules)["queens"] += 1
 
     return await update_profile(store, session_id, change)
 
@@ -261,9 +274,14 @@ def _derived(stats: dict[str, Any]) -> dict[str, Any]:
 
 def statistics(profile: Profile) -> dict[str, Any]:
     """Every bucket's statistics with derived figures (win rate, average), for a template:
-    ``heart_to_heart``, ``hearts``, ``hearts_levels`` (by level) and ``assisted``."""
+    ``heart_to_heart``, ``hearts``, ``hearts_levels`` (by level), ``hearts_rules`` (by the
+    short form of the house rules played, only those played) and ``assisted``."""
     data = {"stats": copy.deepcopy(profile.data.get("stats", {}))}
+    played_rules = sorted(data["stats"].get("hearts_rules", {}))
     return {
+        "hearts_rules": {
+            key: _derived(_bucket(data, "hearts", rules=key)) for key in played_rules
+        },
         "heart_to_heart": _derived(_bucket(data, "heart_to_heart")),
         "hearts": _derived(_bucket(data, "hearts")),
         "hearts_levels": {

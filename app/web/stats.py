@@ -10,8 +10,11 @@ from dataclasses import dataclass
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from app.rules.hearts_rules import SEED_RULES, HeartsRules, RulesError
 from app.web.deps import Lang, ProfileDep, SessionId, StoreDep
-from app.web.profile import RECENT_RESULTS, reset_statistics, statistics
+from app.web.hearts.texts import rules_summary
+from app.web.i18n import translator
+from app.web.profile import RECENT_RESULTS, SEED_RULES_KEY, reset_statistics, statistics
 from app.web.templating import page, render_template
 
 router = APIRouter(include_in_schema=False)
@@ -64,10 +67,25 @@ async def stats_page(request: Request, profile: ProfileDep, lang: Lang) -> HTMLR
     }
     context = {
         "stats": stats,
+        "rules_names": rules_names(stats["hearts_rules"], lang),
         "charts": charts,
         "reset_done": request.query_params.get("reset") == "1",
     }
     return page(request, "stats.html", context, lang)
+
+
+def rules_names(by_rules: dict[str, dict], lang: str) -> dict[str, str]:
+    """Each house-rule set the statistics count (by its short form), named for the player; a
+    key that names no rule set is left out."""
+    tr = translator(lang)
+    names = {}
+    for key in by_rules:
+        try:
+            rules = SEED_RULES if key == SEED_RULES_KEY else HeartsRules.from_short(key)
+        except RulesError:
+            continue
+        names[key] = rules_summary(rules, tr)
+    return names
 
 
 @router.get("/stats/reset", response_class=HTMLResponse, name="stats_reset_ask")

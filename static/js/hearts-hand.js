@@ -100,7 +100,11 @@
       if (action.classList.contains("ht-pass-button")) passChosen(action);
       else if (action.dataset.action === "next-hand") {
         send(action.form.getAttribute("hx-post"), {}, (now) => now && window.Cardroom.table?.leaveHand());
-      } else send(action.form.getAttribute("hx-post"), {}, (now) => now && hold(action));
+      } else {
+        // The form's own fields go too (the moon's choice); the version comes from the hand.
+        const values = Object.fromEntries(new FormData(action.form));
+        send(action.form.getAttribute("hx-post"), values, (now) => now && hold(action));
+      }
       return;
     }
     const card = e.target.closest("#ht-hand button.card");

@@ -144,6 +144,7 @@ async def test_the_schema_describes_the_json_api_and_nothing_else(client):
         "/api/hearts/games/{game_id}/play",
         "/api/hearts/games/{game_id}/undo",
         "/api/hearts/games/{game_id}/next-hand",
+        "/api/hearts/games/{game_id}/moon",
         "/api/hearts/games/{game_id}/hint",
         "/api/heart-to-heart/daily",
         "/api/hearts/daily",

@@ -79,15 +79,23 @@ def wait_healthy(url: str, server: subprocess.Popen) -> None:
     raise RuntimeError(f"{url}/healthz did not answer within {SERVER_START_SECONDS} s")
 
 
+SECRET_KEY = "browser-test-secret-key-long-enough-for-the-check"
+
+
 @pytest.fixture(scope="session")
-def base_url(tmp_path_factory) -> Iterator[str]:
+def store_url(tmp_path_factory) -> str:
+    """The server's store, for a test that sets a game up in it."""
+    return f"sqlite:///{tmp_path_factory.mktemp('browser-store') / 'cardroom.sqlite3'}"
+
+
+@pytest.fixture(scope="session")
+def base_url(store_url: str) -> Iterator[str]:
     """The app, started once per session by uvicorn on a free loopback port."""
-    store = tmp_path_factory.mktemp("browser-store") / "cardroom.sqlite3"
     port = free_port()
     env = {
         **os.environ,
-        "CARDROOM_STORE_URL": f"sqlite:///{store}",
-        "CARDROOM_SECRET_KEY": "browser-test-secret-key-long-enough-for-the-check",
+        "CARDROOM_STORE_URL": store_url,
+        "CARDROOM_SECRET_KEY": SECRET_KEY,
         "CARDROOM_SECURE_COOKIES": "false",
         # Every test's browser comes from one address, faster than people: no rate limits.
         "CARDROOM_RATE_LIMIT_SCALE": "0",

@@ -27,7 +27,9 @@ from tests.reliability.cardroom_pages import HX
 HOSTILE_NUMBERS = ("²", "", "1e3", "-1", "9" * 40, "١٢", " 1", "1_0", "0x1")
 HOSTILE_TEXTS = ("²", "\x00", "x" * 5000, "%", "<script>", "ZZ", "")
 # A valid value for each field that a form requires, to reach the field under test.
-VALID = {"target": "stock", "card": "2C", "version": "1", "name": "Lan"}
+VALID = {
+    "target": "stock", "card": "2C", "version": "1", "name": "Lan", "choice": "add_to_others"
+}
 
 
 def form_model(route: APIRoute) -> type[BaseModel] | None:

@@ -15,15 +15,18 @@ from pydantic import BaseModel, Field
 
 from app.rules.cards import card_text, cards_in, parse_card
 from app.rules.deal_codes import DealCodeError
-from app.rules.hearts import HUMAN, HeartsMatch, PlayedCard, parse_match_code
+from app.rules.hearts import HUMAN, HeartsMatch, HeartsRules, PlayedCard, parse_match_code
+from app.rules.hearts_rules import RulesError
 from app.store import StoredGame
 from app.web.api_models import (
     CARD_PATTERN,
     FinishedTrick,
     HeartsConflict,
+    HeartsMoon,
     HeartsNewGame,
     HeartsPass,
     HeartsPlay,
+    HeartsRulesState,
     HeartsState,
     Play,
     SeatState,
@@ -99,6 +102,7 @@ def match_state(loaded: LoadedMatch, lang: str) -> HeartsState:
         moon=view.moon,
         winner=view.winner,
         undo_available=match.undo_available,
+        rules=HeartsRulesState(**view.rules.to_json()),
         claimed=service.was_claimed(stored),
     )
 
@@ -136,7 +140,8 @@ def match_links() -> dict:
     """Links from a state to the match's operations, plus the moves a client can always make
     from a state (if the phase allows them at all)."""
     links = links_to(
-        "hearts_get_match", "hearts_pass", "hearts_play", "hearts_undo", "hearts_next_hand"
+        "hearts_get_match", "hearts_pass", "hearts_play", "hearts_undo", "hearts_next_hand",
+        "hearts_moon",
     )
     links["hearts_pass_the_first_three_cards"] = {
         **links["hearts_pass"],
@@ -173,14 +178,20 @@ ACTED = "The state after the action and the bots' answer"
 )
 async def create_match(visit: VisitDep, body: Annotated[HeartsNewGame | None, Body()] = None):
     store, session_id = visit.store, visit.session_id
+    rules = None
+    if body is not None and body.rules is not None:
+        try:
+            rules = HeartsRules(**body.rules.model_dump())
+        except RulesError as error:  # the body's model checks every value first
+            return api_error(422, "invalid_rules", error.message)
     if body is None or body.deal is None:
-        loaded = await service.new_random_match(store, session_id)
+        loaded = await service.new_random_match(store, session_id, rules=rules)
         return state_response(match_state(loaded, visit.lang), 201)
     try:
         code = parse_match_code(body.deal)
     except DealCodeError as error:
         return api_error(422, "invalid_deal", deal_error_message(error, translator(visit.lang)))
-    loaded = await service.new_match(store, session_id, code)
+    loaded = await service.new_match(store, session_id, code, rules=rules)
     return state_response(match_state(loaded, visit.lang), 201)
 
 
@@ -252,6 +263,21 @@ async def deal_next_hand(
 ):
     help = PlayHelp.of(visit.profile)
     return await api_action(request, visit, game_id, version_of(body), service.next_hand, help)
+
+
+@ROUTES.action(
+    "moon",
+    ACTED,
+    "hearts_moon",
+    "Say what the player's moon does, under the shooter's-choice rule",
+    "In the phase moon, when the player shot the moon (moon is 0) and the match's rules are "
+    "moon: shooters_choice: add_to_others gives each other seat 26, subtract_from_shooter "
+    "takes 26 off the player's total. The hand is then scored.",
+)
+async def choose_moon(game_id: str, body: HeartsMoon, request: Request, visit: VisitDep):
+    return await api_action(
+        request, visit, game_id, body.version, service.choose_moon(body.choice)
+    )
 
 
 class HeartsHint(BaseModel):

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache, lru_cache
-from typing import Annotated
 
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 
 from app.rules.cards import cards_in
 from app.rules.deal_codes import DealCode, DealCodeError
 from app.rules.hearts import BOT_LEVELS, HUMAN, HeartsMatch, PlayedCard, parse_match_code
+from app.rules.hearts_rules import PRESETS, preset_of
 from app.web import first_visit
 from app.web.actions import action_answer, conflict_answer
 from app.web.deps import ClockDep, Lang, SessionId, StoreDep, Visit, VisitDep
@@ -25,7 +25,13 @@ from app.web.errors import PageError
 from app.web.games import StaleVersion, unstored_id
 from app.web.hearts import assists, service
 from app.web.hearts.dealer import dealer
-from app.web.hearts.forms import MoveFormDep, PassFormDep, PlayFormDep
+from app.web.hearts.forms import (
+    MoonFormDep,
+    MoveFormDep,
+    NewMatchFormDep,
+    PassFormDep,
+    PlayFormDep,
+)
 from app.web.hearts.review import Reviews, review
 from app.web.hearts.service import LoadedMatch, MoveRefused, Seen
 from app.web.hearts.table import (
@@ -42,7 +48,16 @@ from app.web.hearts.table import (
     steps_of,
     table_pieces,
 )
-from app.web.hearts.texts import deal_error_message, refusal_text, seat_names
+from app.web.hearts.texts import (
+    deal_error_message,
+    moon_rule_names,
+    preset_names,
+    refusal_text,
+    rule_lines,
+    rules_differences,
+    rules_summary,
+    seat_names,
+)
 from app.web.hearts.thinking import THINKING
 from app.web.i18n import Translator, translator
 from app.web.pieces import Piece, Pieces, answer, render_once, status
@@ -67,6 +82,7 @@ def urls_for(game_id: str, deal: str) -> Urls:
         last=url("hearts_last_trick"),
         review=url("hearts_review"),
         replay=(deal, router.url_path_for("hearts_deal", code=deal)),
+        moon=url("hearts_moon"),
     )
 
 
@@ -81,9 +97,15 @@ def hearts_page(
     request: Request, loaded: LoadedMatch, lang: str, *, ask_deal: DealCode | None = None,
     status: int = 200, notice: str = "",
 ) -> HTMLResponse:
-    pieces = pieces_of(Seen.of(loaded), translator(lang))
+    tr = translator(lang)
+    pieces = pieces_of(Seen.of(loaded), tr)
     deal = service.shown_deal(loaded)
+    rules = loaded.game.rules
     context = {
+        # The rules never change during a match: drawn with the page, never by an action.
+        "rules_summary": rules_summary(rules, tr),
+        "rule_lines": rule_lines(rules, tr),
+        "rules_choice": rules_choice(preset_of(rules), tr),
         "game_id": loaded.stored.game_id,
         "deal": deal,
         "piece": piece_renderer(pieces, lang),
@@ -100,6 +122,19 @@ def hearts_page(
 
 
 LEVEL_LETTERS = {name: letter for letter, name in BOT_LEVELS.items()}
+
+
+def rules_choice(current: str | None, tr: Translator) -> dict:
+    """What the new-match dialog offers: the presets (the current match's chosen, "custom"
+    when its rules are none of them) and the moon rules of the custom choice."""
+    names = preset_names(tr)
+    return {
+        "presets": [
+            (name, names[name], rules_differences(rules, tr)) for name, rules in PRESETS.items()
+        ],
+        "current": current or "custom",
+        "moons": moon_rule_names(tr),
+    }
 
 
 @router.get("", response_class=HTMLResponse, name="hearts")
@@ -177,10 +212,15 @@ async def hearts_deal_replace(
 
 @router.post("/new", name="hearts_new")
 async def hearts_new(
-    store: StoreDep, session_id: SessionId, level: Annotated[str, Form()] = "N"
+    store: StoreDep, session_id: SessionId, lang: Lang, form: NewMatchFormDep
 ) -> Response:
-    letter = level if level in BOT_LEVELS else "N"
-    await service.new_random_match(store, session_id, letter)
+    letter = form.level if form.level in BOT_LEVELS else "N"
+    rules = form.chosen_rules()
+    if rules is None:
+        tr = translator(lang)
+        raise PageError(400, tr.gettext("These house rules are not on offer."),
+                        title=tr.gettext("This match cannot be started"))
+    await service.new_random_match(store, session_id, letter, rules)
     # The level chosen is the next match's default (a setting, also on /settings).
     await save_settings(store, session_id, {"hearts_bot_level": BOT_LEVELS[letter]})
     return to_game()
@@ -302,6 +342,15 @@ async def hearts_next_hand(
 ) -> Response:
     help = PlayHelp.of(visit.profile)
     return await page_action(request, visit, game_id, form.version, service.next_hand, help)
+
+
+@router.post("/games/{game_id}/moon", name="hearts_moon")
+async def hearts_moon(
+    request: Request, game_id: str, form: MoonFormDep, visit: VisitDep
+) -> Response:
+    """The player who shot the moon under the shooter's-choice rule says what it does."""
+    action = service.choose_moon(form.choice)
+    return await page_action(request, visit, game_id, form.version, action)
 
 
 @router.post("/games/{game_id}/hint", name="hearts_hint")

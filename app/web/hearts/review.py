@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from app.bots import decision_seed, hard
 from app.rules.cards import suit_of
 from app.rules.hearts import HUMAN, HeartsView
-from app.rules.hearts_core import HAND_SIZE, HEARTS_MASK, NUM_SEATS, legal_mask
+from app.rules.hearts_core import HAND_SIZE, NUM_SEATS, breaks_hearts, legal_mask
 
 # A play that the search expects to cost at least this many points more than its best card.
 COSTLY_POINTS = 0.5
@@ -47,7 +47,9 @@ def four(values: list[int]) -> tuple[int, int, int, int]:
 
 def decision_views(end: HeartsView) -> list[tuple[HeartsView, int]]:
     """The player's view at each decision of the hand ``end`` closes (the hand-over view), with
-    the choice made then (a mask): the pass first when there was one."""
+    the choice made then (a mask): the pass first when there was one. Each view holds the
+    match's house rules, so the search plays and scores by them. (Under Perfect 100 the totals
+    before the hand are taken as the totals less its scores.)"""
     if len(end.tricks) != HAND_SIZE:
         raise ValueError("a review needs a finished hand")
     last_scores = end.hand_scores[-1]
@@ -70,7 +72,8 @@ def decision_views(end: HeartsView) -> list[tuple[HeartsView, int]]:
         ahead = trick.cards[: [pc.seat for pc in trick.cards].index(HUMAN)]
         hand = sum(1 << c for c in mine[i:])
         seen = [pc.card for t in done for pc in t.cards] + [pc.card for pc in ahead]
-        broken = any(1 << c & HEARTS_MASK for c in seen)
+        rules = end.rules
+        broken = any(breaks_hearts(c, rules) for c in seen)
         points = [0] * NUM_SEATS
         for t in done:
             points[t.winner] += t.points
@@ -80,7 +83,10 @@ def decision_views(end: HeartsView) -> list[tuple[HeartsView, int]]:
             before, phase="playing", hand=hand, trick=ahead, tricks=done, hearts_broken=broken,
             hand_points=four(points),
             cards_left=four([HAND_SIZE - i - (s in played_now) for s in range(NUM_SEATS)]),
-            legal=legal_mask(hand, led, i == 0, broken),
+            legal=legal_mask(
+                hand, led, i == 0, broken or not rules.hearts_must_be_broken,
+                rules.first_trick_points,
+            ),
         )
         decisions.append((view, 1 << mine[i]))
     return decisions

@@ -44,6 +44,7 @@ from app.rules.hearts import (
     HUMAN,
     HeartsError,
     HeartsMatch,
+    HeartsRules,
     HeartsView,
     PlayedCard,
     parse_match_code,
@@ -73,6 +74,7 @@ HIDDEN = "deal_hidden"
 CLAIMED = "claimed"
 NOT_FOUND = "This Hearts match does not exist here."
 MOON_SCORE = 26
+JACK_VALUE = -10  # the J♦ under Omnibus
 
 LoadedMatch = Loaded[HeartsMatch]
 
@@ -145,6 +147,16 @@ def play_card(match: HeartsMatch, card: int) -> list[PlayedCard]:
     """The player plays ``card``; the bots play until the player's turn or the hand's end."""
     match.play(card, seat=HUMAN)
     return [PlayedCard(HUMAN, card), *play_bots(match)]
+
+
+def choose_moon(choice: str) -> Action:
+    """The player, having shot the moon under the shooter's-choice rule, says what it does."""
+
+    def action(match: HeartsMatch) -> list[PlayedCard]:
+        match.choose_moon(HUMAN, choice)
+        return []
+
+    return action
 
 
 def undo(match: HeartsMatch) -> list[PlayedCard]:
@@ -312,20 +324,23 @@ def shown_deal(loaded: LoadedMatch) -> str | None:
 
 async def new_match(
     store: GameStore, session_id: str, code: DealCode, *, one_hand: bool = False,
-    hidden: bool = False,
+    hidden: bool = False, rules: HeartsRules | None = None,
 ) -> LoadedMatch:
     """Store a new match as this session's current one (the bots lead when they must); a
     ``one_hand`` match is over after its first hand (a daily deal); ``hidden``: its code stays
-    secret until the match is over."""
-    match = HeartsMatch.new(code, one_hand=one_hand)
+    secret until the match is over; ``rules``: house rules in place of the code's."""
+    match = HeartsMatch.new(code, one_hand=one_hand, rules=rules)
     async with THINKING.turn_of(session_id):
         await THINKING.run(play_bots, match)
     return Loaded(await store.create(session_id, KIND, state_of(match, hidden)), match)
 
 
-async def new_random_match(store: GameStore, session_id: str, level: str = "N") -> LoadedMatch:
-    """A new match with bots of ``level`` (a letter), dealt at random, its code secret."""
-    return await new_match(store, session_id, random_code(level), hidden=True)
+async def new_random_match(
+    store: GameStore, session_id: str, level: str = "N", rules: HeartsRules | None = None
+) -> LoadedMatch:
+    """A new match with bots of ``level`` (a letter), dealt at random, its code secret, under
+    ``rules`` (the seed's when None)."""
+    return await new_match(store, session_id, random_code(level), hidden=True, rules=rules)
 
 
 async def current_match(
@@ -405,7 +420,8 @@ async def record_turn(
 ) -> None:
     """Count what the stored action ended: a hand, the match, the deal's first hand."""
     was_over = before.view.phase == "match_over"
-    was_playing = before.view.phase == "playing"
+    # A hand ends after a play, or after the moon's choice under the shooter's-choice rule.
+    was_playing = before.view.phase in ("playing", "moon")
     if was_playing and match.phase in ("hand_over", "match_over"):
         await record_hand(store, session_id, match)
     if match.phase == "match_over" and not was_over:
@@ -417,9 +433,16 @@ async def record_turn(
 
 
 def moon_of(scores: tuple[int, ...]) -> int | None:
-    """Who shot the moon in a scored hand: the only seat on 0 while the others took 26 each."""
-    if sorted(scores) == [0, MOON_SCORE, MOON_SCORE, MOON_SCORE]:
-        return scores.index(0)
+    """Who shot the moon in a scored hand. Added to the others, the moon gives each of them 26
+    (16 with the J♦ under Omnibus), which no three seats reach otherwise: the points of a hand
+    are 26 in all. Subtracted, it leaves the shooter at −26 or below, and no J♦ or bonus goes
+    below −10 otherwise."""
+    for seat, score in enumerate(scores):
+        if score <= -MOON_SCORE:
+            return seat
+    high = [seat for seat in range(len(scores)) if scores[seat] >= MOON_SCORE + JACK_VALUE]
+    if len(high) == len(scores) - 1:
+        return next(seat for seat in range(len(scores)) if seat not in high)
     return None
 
 
@@ -435,7 +458,8 @@ async def record_hand(store: GameStore, session_id: str, match: HeartsMatch) -> 
     if any(t.winner == HUMAN and QUEEN_OF_SPADES in (p.card for p in t.cards)
            for t in view.tricks):
         await record_hearts_queen(
-            store, session_id, level=match.bot_level, assisted=match.assisted
+            store, session_id, level=match.bot_level, assisted=match.assisted,
+            rules=match.rules.short,
         )
 
 
@@ -452,4 +476,5 @@ async def record(store: GameStore, session_id: str, match: HeartsMatch) -> None:
         moons_suffered=sum(seat is not None and seat != HUMAN for seat in moons),
         level=match.bot_level,
         assisted=match.assisted,
+        rules=match.rules.short,
     )

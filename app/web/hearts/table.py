@@ -20,10 +20,10 @@ from dataclasses import dataclass, replace
 from markupsafe import Markup
 
 from app.rules.cards import SUITS, card_text, cards_in, rank_of, suit_of
-from app.rules.hearts import HUMAN, HeartsView, PlayedCard
+from app.rules.hearts import HUMAN, SEED_RULES, HeartsView, PlayedCard
 from app.web.hearts.review import Decision
 from app.web.hearts.service import Seen, moon_of
-from app.web.hearts.texts import refusal_text, seat_names
+from app.web.hearts.texts import refusal_text, rules_summary, seat_names
 from app.web.i18n import SUIT_SYMBOLS, Translator, format_number
 from app.web.pieces import Piece, Pieces, changed, render, render_once
 
@@ -93,6 +93,7 @@ class EndOfHand:
     deal: str | None = None  # once the match is over: its code, for the results link
     places: tuple[Place, ...] = ()  # at the match's end: every seat, best first
     second_line: str = ""  # under the headline: the player's points, or who won
+    rules: str = ""  # the house rules in a short line ("" for the classic rules)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +125,7 @@ class Urls:
     review: str = ""  # the review of a finished hand (the solo page only)
     # The match's deal code and its URL, shown once the match is over (empty before).
     replay: tuple[str, str] | None = None
+    moon: str = ""  # the player's choice of what a moon does (the solo page only)
 
 
 def face(c: int, tr: Translator, *, legal: bool = False, received: bool = False) -> CardFace:
@@ -172,9 +174,12 @@ def trick_line(winner: int, points: int, names: tuple[str, ...], tr: Translator)
 
 
 def end_of_hand(
-    view: HeartsView, names: tuple[str, str, str, str], tr: Translator
+    view: HeartsView, names: tuple[str, str, str, str], tr: Translator, rules: str = ""
 ) -> EndOfHand | None:
-    if view.phase not in ("hand_over", "match_over"):
+    """The dialog at the end of a hand or of the match, or the question to the player who
+    shot the moon under the shooter's-choice rule (phase "moon"); ``rules``: the house rules
+    in a line, "" for the classic ones."""
+    if view.phase not in ENDS:
         return None
     rows = tuple(
         ScoreRow(i + 1, scores, moon_of(scores)) for i, scores in enumerate(view.hand_scores)
@@ -214,8 +219,11 @@ def end_of_hand(
     return EndOfHand(
         view.phase, view.hand_number, names, rows, view.totals, view.moon, moon_line,
         view.winner, headline, view.deal if view.phase == "match_over" else None,
-        places, second_line,
+        places, second_line, rules,
     )
+
+
+ENDS = ("hand_over", "match_over", "moon")
 
 
 # The seat that receives the player's cards in each pass direction.
@@ -262,9 +270,11 @@ def table_pieces(
         extra=(("undo_available", seen.undo_available), ("has_last_trick", has_last)),
     )
     replay = urls.replay if phase == "match_over" else None
-    end = end_of_hand(view, names, tr)
+    # The rules are put in words only for the dialog at a hand's end, not at every play.
+    over = phase in ENDS and view.rules != SEED_RULES
+    end = end_of_hand(view, names, tr, rules_summary(view.rules, tr) if over else "")
     pieces["ht-dialog"] = Piece.of("dialog", end=end, next_url=urls.next,
-                                   review_url=urls.review, replay=replay)
+                                   review_url=urls.review, replay=replay, urls_moon=urls.moon)
     if phase == "playing":  # the bar is the same but for these two buttons
         pieces["ht-undo"] = Piece.of("undo_button", enabled=seen.undo_available,
                                      inside="ht-bar")
@@ -353,13 +363,13 @@ def narration(
             )
         if step.winner is not None:
             parts.append(trick_line(step.winner, step.points, names, tr))
-    hand_over = before.phase == "playing" and after.phase in ("hand_over", "match_over")
+    hand_over = before.phase in ("playing", "moon") and after.phase in ("hand_over", "match_over")
     if hand_over and after.hand_scores:
         scores = after.hand_scores[-1]
         parts.append(
             tr.gettext("Hand over.")
             + " "
-            + ", ".join(f"{names[s]} +{scores[s]}" for s in range(4))
+            + ", ".join(f"{names[s]} {scores[s]:+d}" for s in range(4))
             + "."
         )
     return " ".join(parts)

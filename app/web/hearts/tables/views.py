@@ -58,7 +58,7 @@ class TableView(HeartsState):
     """A game's state (HeartsState) as one seat of the table sees it, and the table."""
 
     deal: str | None = Field(pattern=HT_DEAL_PATTERN, description="Null until the match is over.")
-    phase: Literal["waiting", "passing", "playing", "hand_over", "match_over"]  # type: ignore[assignment]
+    phase: Literal["waiting", "passing", "playing", "moon", "hand_over", "match_over"]  # type: ignore[assignment]
     hand_number: int = Field(ge=0)
     seats: list[TableSeat] = Field(min_length=4, max_length=4)  # type: ignore[assignment]
     undo_available: bool = Field(description="Always false: there is no undo at a table.")
