@@ -90,7 +90,7 @@ class EndOfHand:
     moon_line: str
     winner: int | None
     headline: str  # the match's end: the player's own result first ("" after a hand)
-    deal: str | None = None  # once the match is over: its code, for the results link
+    results: str | None = None  # once the match is over: its board's URL
     places: tuple[Place, ...] = ()  # at the match's end: every seat, best first
     second_line: str = ""  # under the headline: the player's points, or who won
 
@@ -172,8 +172,9 @@ def trick_line(winner: int, points: int, names: tuple[str, ...], tr: Translator)
 
 
 def end_of_hand(
-    view: HeartsView, names: tuple[str, str, str, str], tr: Translator
+    view: HeartsView, names: tuple[str, str, str, str], tr: Translator, results: str
 ) -> EndOfHand | None:
+    """The end-of-hand dialog; ``results``: the URL of the match's results board."""
     if view.phase not in ("hand_over", "match_over"):
         return None
     rows = tuple(
@@ -213,7 +214,7 @@ def end_of_hand(
             headline, second_line = your_place, winner_line
     return EndOfHand(
         view.phase, view.hand_number, names, rows, view.totals, view.moon, moon_line,
-        view.winner, headline, view.deal if view.phase == "match_over" else None,
+        view.winner, headline, results if view.phase == "match_over" else None,
         places, second_line,
     )
 
@@ -261,8 +262,13 @@ def table_pieces(
         "bar", phase=phase, pass_label=pass_button, urls=urls,
         extra=(("undo_available", seen.undo_available), ("has_last_trick", has_last)),
     )
-    replay = urls.replay if phase == "match_over" else None
-    end = end_of_hand(view, names, tr)
+    # A daily match's code stays secret: its board shows it once the day is over.
+    replay = urls.replay if phase == "match_over" and seen.daily is None else None
+    if seen.daily is None:
+        results = f"/hearts/deal/{view.deal}/results"
+    else:
+        results = f"/hearts/daily/{seen.daily}/results"
+    end = end_of_hand(view, names, tr, results)
     pieces["ht-dialog"] = Piece.of("dialog", end=end, next_url=urls.next,
                                    review_url=urls.review, replay=replay)
     if phase == "playing":  # the bar is the same but for these two buttons
