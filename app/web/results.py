@@ -104,7 +104,8 @@ def heart_to_heart_result(game: HeartToHeartGame) -> Result:
     cards_left = HEART_SIZE - game.removed_mask.bit_count()
     seconds, moves = game.elapsed_seconds, game.moves
     apart = [ASSISTED] if game.assisted else []
-    if moves and game.play_time < HUMAN_PACE_SECONDS * moves:
+    # The clock runs from the first move: the time between moves is what a person needs.
+    if moves > 1 and game.play_time < HUMAN_PACE_SECONDS * (moves - 1):
         apart.append(FAST)
     order = cards_left << 40 | min(seconds, 2**24 - 1) << 16 | min(moves, 2**16 - 1)
     row = {"won": game.is_won, "cards_left": cards_left, "seconds": seconds, "moves": moves}

@@ -146,10 +146,10 @@ async def test_the_daily_page_starts_it_with_a_form(new_client, clock):
 async def test_page_play_is_ranked_and_api_or_machine_speed_play_apart(new_client, clock, secret):
     day = today(clock())
     code = daily_code(HEART_TO_HEART, day, secret)
-    person, script, fast = new_client(), new_client(), new_client()
+    person, script, fast = new_client(headers={"accept-language": "en"}), new_client(), new_client()
     for browser in (person, script, fast):
         await browser.post("/results/nickname", data={
-            "nickname": {id(person): "Lan", id(script): "Bot", id(fast): "Quick"}[id(browser)],
+            "nickname": {id(person): "Lan", id(script): "Scripted", id(fast): "Quick"}[id(browser)],
             "game": "heart-to-heart", "day": day.isoformat(),
         })
     await win_on_the_page(person, (await start_daily(person, "heart-to-heart"))["game_id"], code,
@@ -164,19 +164,19 @@ async def test_page_play_is_ranked_and_api_or_machine_speed_play_apart(new_clien
     assert ranked["open"] is False and ranked["code"] is None
     apart = await board(person, "heart-to-heart", day, "apart")
     assert sorted((r["nickname"], tuple(r["apart"])) for r in apart["rows"]) == [
-        ("Bot", ("api",)), ("Quick", ("fast",)),
+        ("Quick", ("fast",)), ("Scripted", ("api",)),
     ]
     page = (await person.get(f"/heart-to-heart/daily/{day.isoformat()}/results")).text
-    assert "Lan" in page and "Bot" not in page and "0.35 s a move" in page
+    assert "Lan" in page and "Scripted" not in page and "0.35 s a move" in page
     page = (await person.get(
         f"/heart-to-heart/daily/{day.isoformat()}/results?section=apart")).text
-    assert "Bot" in page and "too fast" in page and "API" in page
+    assert "Scripted" in page and "too fast" in page and "API" in page
 
 
 async def test_one_result_per_browser_replays_are_practice(new_client, clock, secret):
     day = today(clock())
     code = daily_code(HEART_TO_HEART, day, secret)
-    browser = new_client()
+    browser = new_client(headers={"accept-language": "en"})
     first = await start_daily(browser, "heart-to-heart")
     for _ in range(2):
         clock.advance(2)
@@ -206,11 +206,11 @@ async def test_a_flood_of_give_ups_does_not_stop_another_browsers_result(app, ne
     store, flooder = app.state.store, "flooding-session"
     for _ in range(10_000):
         loaded = await service.replace_game(store, flooder, code)
+        clock.advance(1)
         await service.apply_action(
             store, flooder, loaded.stored.game_id, loaded.stored.version,
             lambda game: game.tap("stock"), service.screen_time(None, clock()),
         )
-        clock.advance(1)
     await service.replace_game(store, flooder, code)
     other = new_client()
     state = (await other.post("/api/heart-to-heart/games", json={"deal": code})).json()
@@ -302,7 +302,8 @@ async def test_hearts_daily_matchpoints_equal_a_hand_computation(new_client, clo
     assert rows[0]["place"] == 1
     for a, b in zip(rows, rows[1:], strict=False):
         assert (a["place"] == b["place"]) == (a["percent"] == b["percent"])
-    page = (await players["low"].get(f"/hearts/daily/{day.isoformat()}/results")).text
+    page = (await players["low"].get(f"/hearts/daily/{day.isoformat()}/results",
+                                     headers={"accept-language": "en"})).text
     assert "matchpoint" in page and "%" in page
 
 
@@ -355,7 +356,7 @@ async def test_the_pages_speak_vietnamese(new_client, clock):
     client = new_client(headers={"accept-language": "vi"})
     day = today(clock()).isoformat()
     page = (await client.get(f"/hearts/daily/{day}/results")).text
-    assert "Kết quả" in page and "điểm trận" in page
+    assert "Kết quả" in page and "điểm so sánh" in page
     home = (await client.get("/")).text
     assert "thế bài hôm nay" in home and "trận hôm nay" in home
 
