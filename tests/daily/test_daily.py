@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from itertools import pairwise
 
 import pytest
 
@@ -300,7 +301,7 @@ async def test_hearts_daily_matchpoints_equal_a_hand_computation(new_client, clo
     percents = [r["percent"] for r in rows]
     assert percents == sorted(percents, reverse=True)
     assert rows[0]["place"] == 1
-    for a, b in zip(rows, rows[1:], strict=False):
+    for a, b in pairwise(rows):
         assert (a["place"] == b["place"]) == (a["percent"] == b["percent"])
     page = (await players["low"].get(f"/hearts/daily/{day.isoformat()}/results",
                                      headers={"accept-language": "en"})).text
