@@ -174,8 +174,11 @@ class GameStore(Protocol):
     ) -> list[BoardRow]:
         """At most ``limit`` rows of one group of a section from ``offset`` on, by arrival."""
 
-    async def result_of(self, board: str, session_id: str) -> BoardRow | None:
-        """The session's row on the board, with its section and place; None when it has none."""
+    async def result_of(
+        self, board: str, session_id: str, *, place: bool = True
+    ) -> BoardRow | None:
+        """The session's row on the board, with its section and (unless ``place`` is False,
+        which saves counting the rows before it) its place; None when it has none."""
 
     async def rename_results(self, board: str, session_id: str, nickname: str) -> None:
         """The session's row on the board shows ``nickname`` from now on."""

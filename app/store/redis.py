@@ -356,18 +356,21 @@ class RedisStore:
             members = await self._redis.lrange(key, offset, offset + limit - 1)
         return await self._rows_of(board, members)
 
-    async def result_of(self, board: str, session_id: str) -> BoardRow | None:
+    async def result_of(
+        self, board: str, session_id: str, *, place: bool = True
+    ) -> BoardRow | None:
         async with _errors():
             entry = await self._redis.hget(self._board_key(board, "rows"), session_id)
             if entry is None:
                 return None
             section, _, member = entry.partition("|")
-            place = await self._redis.zrank(self._board_key(board, f"in:{section}"), member)
+            # Its rank in the section (O(log n)); None when the section's key has expired.
+            rank = await self._redis.zrank(self._board_key(board, f"in:{section}"), member)
         rows = await self._rows_of(board, [member])
-        if place is None or not rows:
+        if rank is None or not rows:
             return None
         found = rows[0]
-        return BoardRow(session_id, found.nickname, found.row, section, place + 1)
+        return BoardRow(session_id, found.nickname, found.row, section, rank + 1 if place else 0)
 
     async def rename_results(self, board: str, session_id: str, nickname: str) -> None:
         keys = [self._board_key(board, "rows"), self._board_key(board, "names")]

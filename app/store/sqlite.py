@@ -109,6 +109,15 @@ CREATE TABLE IF NOT EXISTS board_rows (
 );
 CREATE INDEX IF NOT EXISTS board_rows_in_order ON board_rows (board, section, ord);
 CREATE INDEX IF NOT EXISTS board_rows_by_group ON board_rows (board, section, grp);
+-- how many rows each group of a section holds, kept with the rows: a board of 100,000 rows is
+-- counted and scored from a few thousand tallies
+CREATE TABLE IF NOT EXISTS board_tallies (
+    board   TEXT NOT NULL,
+    section TEXT NOT NULL,
+    grp     TEXT NOT NULL,
+    rows    INTEGER NOT NULL,
+    PRIMARY KEY (board, section, grp)
+) WITHOUT ROWID;
 
 CREATE TABLE IF NOT EXISTS tables (
     table_id   TEXT PRIMARY KEY,
@@ -421,6 +430,7 @@ class SqliteStore:
             now = self._clock()
             if not self._board_alive(conn, board):  # an expired board's rows go before anew
                 conn.execute("DELETE FROM board_rows WHERE board = ?", (board,))
+                conn.execute("DELETE FROM board_tallies WHERE board = ?", (board,))
             # As on Redis, the board is kept as long as its longest-kept row needs.
             until = now + max(keep_days * SECONDS_PER_DAY, self._ttl)
             conn.execute(
@@ -433,7 +443,14 @@ class SqliteStore:
                 " nickname, row) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (board, session_id, section, order, group, nickname, text),
             )
-            return cursor.rowcount == 1
+            if cursor.rowcount != 1:
+                return False
+            conn.execute(
+                "INSERT INTO board_tallies (board, section, grp, rows) VALUES (?, ?, ?, 1)"
+                " ON CONFLICT (board, section, grp) DO UPDATE SET rows = rows + 1",
+                (board, section, group),
+            )
+            return True
 
         added = await self._run(lambda: _write(conn, insert))
         self._after_write()
@@ -468,7 +485,8 @@ class SqliteStore:
             if not self._board_alive(conn, board):
                 return 0
             return conn.execute(
-                "SELECT count(*) FROM board_rows WHERE board = ? AND section = ?", (board, section)
+                "SELECT coalesce(sum(rows), 0) FROM board_tallies WHERE board = ? AND section = ?",
+                (board, section),
             ).fetchone()[0]
 
         return await self._run(count)
@@ -481,8 +499,7 @@ class SqliteStore:
                 return {}
             return dict(
                 conn.execute(
-                    "SELECT grp, count(*) FROM board_rows WHERE board = ? AND section = ?"
-                    " GROUP BY grp",
+                    "SELECT grp, rows FROM board_tallies WHERE board = ? AND section = ?",
                     (board, section),
                 ).fetchall()
             )
@@ -500,7 +517,9 @@ class SqliteStore:
             lambda: self._board_rows(query, board, section, group, limit, offset)
         )
 
-    async def result_of(self, board: str, session_id: str) -> BoardRow | None:
+    async def result_of(
+        self, board: str, session_id: str, *, place: bool = True
+    ) -> BoardRow | None:
         conn = self._db()
 
         def read() -> BoardRow | None:
@@ -514,10 +533,12 @@ class SqliteStore:
             if found is None or (row := load_object(found[4])) is None:
                 return None
             rowid, section, order, nickname = found[:4]
+            if not place:
+                return BoardRow(session_id, nickname, row, section)
             before = conn.execute(
                 "SELECT count(*) FROM board_rows WHERE board = ? AND section = ?"
-                " AND (ord < ? OR ord = ? AND rowid < ?)",
-                (board, section, order, order, rowid),
+                " AND (ord, rowid) < (?, ?)",
+                (board, section, order, rowid),
             ).fetchone()[0]
             return BoardRow(session_id, nickname, row, section, before + 1)
 
@@ -777,6 +798,10 @@ class SqliteStore:
         board_rows_batch = expired(
             "board_rows", "rowid", "board IN (SELECT board FROM boards WHERE keep_until < ?)", now
         )
+        tallies_batch = expired(
+            "board_tallies", "board",
+            "board IN (SELECT board FROM boards WHERE keep_until < ?)", now,
+        )
         boards_batch = expired("boards", "board", "keep_until < ?", now)
         tables_batch = expired("tables", "rowid", "updated_at < ?", cutoff)
         streams_batch = expired("table_streams", "rowid", "seen_at < ?", cutoff)
@@ -789,7 +814,7 @@ class SqliteStore:
                 removed += count
         # Not counted: a board's entry and a table's streams go with their rows, and rate
         # counts are no one's data.
-        for batch in (boards_batch, streams_batch, rates_batch):
+        for batch in (tallies_batch, boards_batch, streams_batch, rates_batch):
             while _write(conn, batch):
                 pass
         return removed
