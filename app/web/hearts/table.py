@@ -196,7 +196,7 @@ def end_of_hand(
         winner_line = line(
             view.winner, tr.gettext("You win the match!"), tr.gettext("%(seat)s wins the match.")
         )
-        if view.winner is None:  # a tie (a one-hand match, a daily deal, may end so)
+        if view.winner is None:  # a tie (a daily, over after four hands, may end so)
             winner_line = tr.gettext("A tie for the fewest points.")
         places = places_of(view.totals, names)
         mine = next(p for p in places if p.seat == HUMAN)
