@@ -272,16 +272,20 @@ async def play_hearts_daily_on_the_page(client, strategy: str) -> dict:
     return state
 
 
-async def test_hearts_daily_matchpoints_equal_a_hand_computation(new_client, clock):
+async def test_hearts_daily_matchpoints_equal_a_hand_computation(new_client, clock, secret):
     day = today(clock())
     players = {name: new_client() for name in HEARTS_STRATEGIES}
     for name, browser in players.items():
         await browser.post("/results/nickname", data={
             "nickname": name, "game": "hearts", "day": day.isoformat()})
     ends = {name: await play_hearts_daily_on_the_page(c, name) for name, c in players.items()}
+    code = daily_code(HEARTS, day, secret)
     for name, end in ends.items():
         assert end["hand_number"] == 4 and end["deal"] is None, name
-        assert [hand[0] for hand in end["hand_scores"]] != [], name
+        assert len(end["hand_scores"]) == 4, name
+    # Even over, a daily match keeps its code until the day is over.
+    over = await players["low"].get("/hearts")
+    assert "/hearts/daily/" in over.text and code not in over.text
     # The bots answer the same plays the same way: the same strategy, the same points.
     assert ends["low"]["hand_scores"] == ends["same-low"]["hand_scores"]
     found = await board(players["low"], "hearts", day)
