@@ -175,11 +175,15 @@ def add_daily_pages(kind: str) -> None:
             return await hearts_pages.hearts_current(
                 request, visit.store, visit.session_id, visit.lang, visit.clock
             )
-        played = await visit.store.result_of(daily_board(kind, day), visit.session_id)
+        played = await visit.store.result_of(
+            daily_board(kind, day), visit.session_id, place=False
+        )
+        service = heart_to_heart_service if kind == HEART_TO_HEART else hearts_service
         context = {
             "kind": kind,
             "day": day.isoformat(),
             "practice": played is not None,
+            "unfinished": await service.has_unfinished(visit.store, visit.session_id),
             "results": daily_results_path(kind, day),
             "yesterday": daily_results_path(kind, day - timedelta(days=1)),
             "start": daily_path(kind),

@@ -124,7 +124,10 @@ async def test_the_daily_page_starts_it_with_a_form(new_client, clock):
     landing = await browser.get("/heart-to-heart/daily")
     assert landing.status_code == 200
     assert 'method="post" action="/heart-to-heart/daily"' in landing.text
-    assert (await browser.get("/api/heart-to-heart/games/x")).status_code == 404
+    assert "Your game in progress ends" not in landing.text
+    game = (await browser.post("/api/heart-to-heart/games", json={})).json()
+    await browser.post(f"/api/heart-to-heart/games/{game['game_id']}/tap", json={"target": "stock"})
+    assert "Your game in progress ends" in (await browser.get("/heart-to-heart/daily")).text
     started = await browser.post("/heart-to-heart/daily")
     assert started.status_code == 303 and started.headers["location"] == "/heart-to-heart/daily"
     game = await browser.get("/heart-to-heart/daily")
