@@ -280,6 +280,12 @@ class DailyDeal(BaseModel):
     )
 
 
+class DailyStart(StrictBody):
+    """Starting the daily takes nothing; a body, when sent, is an empty object."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{}]})
+
+
 class ResultRow(BaseModel):
     place: int = Field(ge=1, description="The place in its section (tied rows share one).")
     nickname: str | None = Field(description="The player's nickname; null when none was set.")

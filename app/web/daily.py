@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Form, Query, Request
+from fastapi import APIRouter, Body, Form, Query, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import BaseModel
 
@@ -27,6 +27,7 @@ from app.rules.hearts import parse_match_code
 from app.store import GameStore
 from app.web.api_models import (
     DailyDeal,
+    DailyStart,
     HeartsResults,
     HeartToHeartResults,
     error_responses,
@@ -506,7 +507,10 @@ def add_api_routes(game: ApiGame) -> None:
         results = api.url_path_for(f"{kind}_api_daily_results", day=day.isoformat())
         return DailyDeal(date=day, code=None, results=results)
 
-    async def start(visit: VisitDep, settings: SettingsDep) -> Response:
+    async def start(
+        visit: VisitDep, settings: SettingsDep,
+        body: Annotated[DailyStart | None, Body()] = None,
+    ) -> Response:
         loaded, started = await start_daily(
             visit.store, visit.session_id, kind, settings.secret_key, visit.clock()
         )
