@@ -287,9 +287,10 @@ class DailyStart(StrictBody):
 
 
 class ResultRow(BaseModel):
-    place: int = Field(ge=1, description="The place in its section (tied rows share one).")
+    rank: int = Field(ge=1, description="The place in its section (tied rows share one).")
     nickname: str | None = Field(description="The player's nickname; null when none was set.")
     mine: bool = Field(description="The row is this session's.")
+    assisted: bool = Field(description="The player used a hint or an undo.")
     apart: list[Literal["api", "assisted", "fast"]] = Field(
         description="Why the row is ranked apart: played through this API, with an undo or a "
         "hint, or faster than a person taps (under 0.35 s a move on average). Empty: ranked."

@@ -59,6 +59,7 @@ from app.web.preferences import Options
 from app.web.profile import Profile, update_profile
 from app.web.results import (
     APART,
+    ASSISTED,
     DAILY,
     HUMAN_PACE_SECONDS,
     PRACTICE,
@@ -434,8 +435,10 @@ async def set_nickname(
 
 
 def api_row(standing: Standing) -> dict[str, Any]:
-    row = {**standing.row, "place": standing.place, "nickname": standing.nickname,
-           "mine": standing.mine}
+    """A row as the API shows it: the fields of the boards before issue 29 (rank, nickname,
+    mine, assisted, finished_at and the game's own) and why it is ranked apart."""
+    row = {**standing.row, "rank": standing.place, "nickname": standing.nickname,
+           "mine": standing.mine, "assisted": ASSISTED in standing.row["apart"]}
     if standing.matchpoints is not None:
         row["matchpoints"] = list(standing.matchpoints)
         row["percent"] = standing.percent

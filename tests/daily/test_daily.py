@@ -163,7 +163,9 @@ async def test_page_play_is_ranked_and_api_or_machine_speed_play_apart(new_clien
     await win_on_the_page(fast, (await start_daily(fast, "heart-to-heart"))["game_id"], code,
                           clock, pace=0.1)
     ranked = await board(person, "heart-to-heart", day)
-    assert [(r["nickname"], r["apart"], r["place"]) for r in ranked["rows"]] == [("Lan", [], 1)]
+    assert [(r["nickname"], r["apart"], r["rank"], r["assisted"]) for r in ranked["rows"]] == [
+        ("Lan", [], 1, False)
+    ]
     assert ranked["rows"][0]["mine"] and ranked["mine"]["nickname"] == "Lan"
     assert ranked["open"] is False and ranked["code"] is None
     apart = await board(person, "heart-to-heart", day, "apart")
@@ -222,8 +224,25 @@ async def test_a_flood_of_give_ups_does_not_stop_another_browsers_result(app, ne
     answer = await other.get(f"/api/heart-to-heart/deals/{code}/results")
     found = answer.json()
     assert found["total"] == 2 and found["open"] is True
-    assert found["rows"][0]["mine"] and found["rows"][0]["won"] and found["rows"][0]["place"] == 1
+    assert found["rows"][0]["mine"] and found["rows"][0]["won"] and found["rows"][0]["rank"] == 1
     assert found["rows"][1]["cards_left"] == 25
+
+
+async def test_an_undo_ranks_a_game_apart_as_assisted(client, clock):
+    code = "HH1-W-AAAAAAM"
+    state = (await client.post("/api/heart-to-heart/games", json={"deal": code})).json()
+    clock.advance(1)
+    await page_tap(client, state["game_id"], "stock")
+    now = (await client.get(f"/api/heart-to-heart/games/{state['game_id']}")).json()
+    undone = await client.post(f"/heart-to-heart/games/{state['game_id']}/undo",
+                               data={"version": now["version"]})
+    assert undone.status_code in (200, 303)
+    await win_on_the_page(client, state["game_id"], code, clock, pace=1.0)
+    found = (await client.get(f"/api/heart-to-heart/deals/{code}/results?section=apart")).json()
+    (row,) = found["rows"]
+    assert row["apart"] == ["assisted"] and row["assisted"] is True and row["won"]
+    page = (await client.get(f"/heart-to-heart/deal/{code}/results?section=apart")).text
+    assert "undo or hint" in page
 
 
 async def test_boards_are_paged(app, new_client):
@@ -238,7 +257,7 @@ async def test_boards_are_paged(app, new_client):
     found = (await browser.get(
         "/api/heart-to-heart/deals/HH1-W-AAAAAAB/results", params={"page": 3})).json()
     assert (found["page"], found["pages"], found["total"]) == (3, 3, 120)
-    assert [r["place"] for r in found["rows"]] == list(range(101, 121))
+    assert [r["rank"] for r in found["rows"]] == list(range(101, 121))
     assert [r["seconds"] for r in found["rows"]] == list(range(100, 120))
     page = (await browser.get("/heart-to-heart/deal/HH1-W-AAAAAAB/results?page=2")).text
     assert "Page 2 of 3" in page and 'rel="prev"' in page and 'rel="next"' in page
@@ -307,9 +326,9 @@ async def test_hearts_daily_matchpoints_equal_a_hand_computation(new_client, clo
         assert row["percent"] == pytest.approx(100 * sum(expected) / (4 * 3))
     percents = [r["percent"] for r in rows]
     assert percents == sorted(percents, reverse=True)
-    assert rows[0]["place"] == 1
+    assert rows[0]["rank"] == 1
     for a, b in pairwise(rows):
-        assert (a["place"] == b["place"]) == (a["percent"] == b["percent"])
+        assert (a["rank"] == b["rank"]) == (a["percent"] == b["percent"])
     page = (await players["low"].get(f"/hearts/daily/{day.isoformat()}/results",
                                      headers={"accept-language": "en"})).text
     assert "matchpoint" in page and "%" in page
