@@ -137,7 +137,7 @@ def normal_policy(view: HeartsView) -> int:
 
 def play_hand(number: int, policy: Policy, times: list[float] | None = None) -> int:
     """Seat 0's points in the first hand of deal ``number``, choosing by ``policy``."""
-    match = HeartsMatch.new(DealCode("HT1", "N", number), one_hand=True)
+    match = HeartsMatch.new(DealCode("HT1", "N", number), last_hand=1)
     play_bots(match)
     while match.phase in ("passing", "playing"):
         view = match.view(HUMAN)

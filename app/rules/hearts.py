@@ -477,7 +477,7 @@ class HeartsMatch:
     """A match of Hearts: the player against three bots, hand after hand up to 100."""
 
     __slots__ = (
-        "_assisted", "_code", "_deal", "_legal", "_legal_at", "_one_hand", "_rules", "_state",
+        "_assisted", "_code", "_deal", "_last_hand", "_legal", "_legal_at", "_rules", "_state",
         "_undo",
     )  # fmt: skip
 
@@ -487,18 +487,18 @@ class HeartsMatch:
         state: HandState,
         undo: list[HandState],
         *,
-        one_hand: bool = False,
+        last_hand: int | None = None,
         assisted: bool = False,
     ) -> None:
         """A match at ``state`` with the player's undo snapshots ``undo`` (oldest first).
 
         :meth:`new` starts a match; this is for loading and for tests and benchmarks that
-        set a position up. ``one_hand``: the match is its first hand alone (a daily deal);
+        set a position up. ``last_hand``: the match ends with that hand (a daily deal);
         ``assisted``: the player took a play back (or had other help).
         """
         self._code = code
         self._rules = rules_of(code)
-        self._one_hand = one_hand
+        self._last_hand = last_hand
         self._assisted = assisted
         self._deal = str(code)
         self._state = state
@@ -511,11 +511,13 @@ class HeartsMatch:
 
     @classmethod
     def new(
-        cls, code: DealCode | str, *, one_hand: bool = False, rules: HeartsRules | None = None
+        cls, code: DealCode | str, *, last_hand: int | None = None,
+        rules: HeartsRules | None = None,
     ) -> HeartsMatch:
-        """A new match; with ``one_hand`` it is over after its first hand, which alone is
-        scored (the fewest points wins, when one seat has them alone). ``rules``, when given,
-        replace the house rules the code carries (the code then carries these)."""
+        """A new match; with ``last_hand`` it is over after that hand (or at its target, if
+        sooner), its totals so far scored (the fewest points wins, when one seat has them
+        alone). ``rules``, when given, replace the house rules the code carries (the code then
+        carries these)."""
         if isinstance(code, str):
             code = parse_match_code(code)
         elif code.game != GAME or code.variant not in BOT_LEVELS:
@@ -523,7 +525,7 @@ class HeartsMatch:
         if rules is not None:
             code = replace(code, rules=rules.short)
         return cls(
-            code, _start_hand(code, 1, (0, 0, 0, 0), (), rules_of(code)), [], one_hand=one_hand
+            code, _start_hand(code, 1, (0, 0, 0, 0), (), rules_of(code)), [], last_hand=last_hand
         )
 
     # -- reading --------------------------------------------------------------------------
@@ -537,8 +539,9 @@ class HeartsMatch:
         return self._deal
 
     @property
-    def one_hand(self) -> bool:
-        return self._one_hand
+    def last_hand(self) -> int | None:
+        """The hand the match ends with, whatever the scores (None: it goes to 100)."""
+        return self._last_hand
 
     @property
     def rules(self) -> HeartsRules:
@@ -695,11 +698,12 @@ class HeartsMatch:
         if new.turn is None:
             # The hand is over, and a finished hand is final.
             self._undo.clear()
-            new = self._one_hand_over(new)
+            new = self._last_hand_over(new)
         self._state = new
 
-    def _one_hand_over(self, state: HandState) -> HandState:
-        if self._one_hand and state.phase == "hand_over":
+    def _last_hand_over(self, state: HandState) -> HandState:
+        """A finished hand that is the match's last ends the match."""
+        if state.phase == "hand_over" and state.hand_number == self._last_hand:
             return state._replace(phase="match_over", winner=_alone_lowest(state.totals))
         return state
 
@@ -716,7 +720,7 @@ class HeartsMatch:
                 "moon_choice", "Choose add_to_others or subtract_from_shooter."
             )
         moon: MoonChoice = "add_to_others" if choice == "add_to_others" else "subtract_from_shooter"
-        self._state = self._one_hand_over(_score_hand(st, self._rules, moon))
+        self._state = self._last_hand_over(_score_hand(st, self._rules, moon))
 
     @property
     def undo_available(self) -> bool:
@@ -749,7 +753,7 @@ class HeartsMatch:
         twin._code, twin._deal, twin._rules = self._code, self._deal, self._rules
         twin._state, twin._undo = self._state, list(self._undo)
         twin._legal_at, twin._legal = self._legal_at, self._legal
-        twin._one_hand, twin._assisted = self._one_hand, self._assisted
+        twin._last_hand, twin._assisted = self._last_hand, self._assisted
         return twin
 
     def __eq__(self, other: object) -> bool:
@@ -759,7 +763,7 @@ class HeartsMatch:
             self._code == other._code
             and self._state == other._state
             and self._undo == other._undo
-            and self._one_hand == other._one_hand
+            and self._last_hand == other._last_hand
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -798,7 +802,7 @@ class HeartsMatch:
             },
             "undo": [_moment_to_json(snap) for snap in self._undo],
             # Written only when set, so a plain match saves as it always did.
-            **({"one_hand": True} if self._one_hand else {}),
+            **({} if self._last_hand is None else {"last_hand": self._last_hand}),
             **({"assisted": True} if self._assisted else {}),
         }
 
@@ -813,15 +817,18 @@ class HeartsMatch:
             undo = [_moment_from_json(state, moment) for moment in data["undo"]]
             if undo and state.phase != "playing":
                 raise _invalid_state("undo snapshots outside the playing phase")
-            one_hand = data.get("one_hand", False)
+            # A one-hand daily match of before issue 29 said "one_hand": true.
+            last_hand = data.get("last_hand", 1 if data.get("one_hand") is True else None)
             assisted = data.get("assisted", False)
-            if type(one_hand) is not bool or type(assisted) is not bool:
-                raise _invalid_state("one_hand and assisted are true or false")
+            if last_hand is not None and not _is_int(last_hand, 1, 1000):
+                raise _invalid_state("last_hand is a hand number")
+            if type(assisted) is not bool:
+                raise _invalid_state("assisted is true or false")
         except HeartsError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             raise _invalid_state(str(exc) or type(exc).__name__) from exc
-        return cls(code, state, undo, one_hand=one_hand, assisted=assisted)
+        return cls(code, state, undo, last_hand=last_hand, assisted=assisted)
 
 
 def _shared_fields(st: HandState) -> tuple[Any, ...]:

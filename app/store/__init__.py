@@ -44,7 +44,7 @@ from typing import Any, Protocol, TypeVar
 import orjson
 
 __all__ = [
-    "MAX_RESULTS",
+    "BoardRow",
     "Clock",
     "GameStore",
     "GameUnreadable",
@@ -69,8 +69,6 @@ SQLITE_PREFIX = "sqlite:///"
 REDIS_SCHEMES = ("redis://", "rediss://")
 DEFAULT_REDIS_PREFIX = "cardroom:"
 SECONDS_PER_DAY = 86_400
-# A results board holds at most this many rows (each a few dozen bytes).
-MAX_RESULTS = 5000
 
 
 class StoreError(Exception):
@@ -98,6 +96,18 @@ class StoredTable:
     version: int
     state: dict[str, Any]
     updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class BoardRow:
+    """A session's result on a board: its row, the nickname it shows, its section and its
+    place there (1 for the first row by order, then arrival)."""
+
+    session_id: str
+    nickname: str | None
+    row: dict[str, Any]
+    section: str = ""
+    place: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,17 +148,40 @@ class GameStore(Protocol):
         """Compare-and-set like games: version 0 creates. False when the version is stale."""
 
     async def add_result(
-        self, board: str, session_id: str, row: dict[str, Any], keep_days: int
-    ) -> None:
-        """Append a finished game's row to a results board (say ``"hearts:HT1-N-ABCDEFG"``);
-        the board is kept at least ``keep_days`` after its last row, and at least as long as
-        games are (at most MAX_RESULTS rows: later ones are dropped)."""
+        self, board: str, session_id: str, row: dict[str, Any], nickname: str | None, *,
+        section: str, order: int, group: str, keep_days: int,
+    ) -> bool:
+        """The session's result on a results board (say ``"hearts:HT1-N-ABCDEFG"``), once: True
+        when added, False (nothing written) when the session has one there already. A board is
+        split in ``section``s; a section lists its rows by ``order`` (smaller first, an integer
+        below 2**50), then by arrival; ``group`` tallies rows of one outcome
+        (:meth:`result_groups`). The board is kept at least ``keep_days`` after its last row,
+        and at least as long as games are."""
 
-    async def results(self, board: str) -> list[tuple[str, dict[str, Any]]]:
-        """The rows of a board as ``(session id, row)``, in the order they were added."""
+    async def results_page(
+        self, board: str, section: str, offset: int, limit: int
+    ) -> list[BoardRow]:
+        """At most ``limit`` rows of a section from ``offset`` on, by order then arrival."""
+
+    async def results_count(self, board: str, section: str) -> int:
+        """How many rows a section holds."""
+
+    async def result_groups(self, board: str, section: str) -> dict[str, int]:
+        """How many rows of a section each group holds."""
+
+    async def group_page(
+        self, board: str, section: str, group: str, offset: int, limit: int
+    ) -> list[BoardRow]:
+        """At most ``limit`` rows of one group of a section from ``offset`` on, by arrival."""
+
+    async def result_of(
+        self, board: str, session_id: str, *, place: bool = True
+    ) -> BoardRow | None:
+        """The session's row on the board, with its section and (unless ``place`` is False,
+        which saves counting the rows before it) its place; None when it has none."""
 
     async def rename_results(self, board: str, session_id: str, nickname: str) -> None:
-        """Set ``"nickname"`` in every row of that session on the board."""
+        """The session's row on the board shows ``nickname`` from now on."""
 
     async def create_table(self, state: dict[str, Any]) -> StoredTable:
         """A new table at version 1, with an unguessable id."""

@@ -4,7 +4,14 @@ Keys (all under the prefix, `cardroom:` by default):
 - `game:{game_id}`       hash: session, kind, version, state (JSON), updated_at
 - `current:{session_id}` hash: kind -> game_id of the session's current game of that kind
 - `profile:{session_id}` hash: version, data (JSON), updated_at
-- `results:{board}`      list of JSON rows (a finished game each, its session under "s")
+- `board:{board}:rows`   hash: session -> "{section}|{member}" (one result per session); a
+  member is "{arrival, 12 digits}:{session}", so equal orders list by arrival
+- `board:{board}:data`   hash: member -> the row (JSON)
+- `board:{board}:names`  hash: session -> nickname
+- `board:{board}:seq`    integer: the board's last arrival number
+- `board:{board}:in:{section}` sorted set: members by order
+- `board:{board}:groups:{section}` hash: group -> its rows; `board:{board}:group:{section}:{group}`
+  list: its members by arrival
 - `table:{table_id}`     hash: version, state (JSON), updated_at
 - `streams:{table_id}`   hash: "{seat}:{stream}" -> when that open event stream was last heard of;
   "{seat}:" -> when the seat's last stream closed
@@ -34,8 +41,8 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from app.store import (
-    MAX_RESULTS,
     SECONDS_PER_DAY,
+    BoardRow,
     Clock,
     GameUnreadable,
     StoredGame,
@@ -104,27 +111,39 @@ redis.call('EXPIRE', KEYS[1], ARGV[4])
 return 1
 """
 
-# KEYS: the board. ARGV: the row (JSON), the most rows, seconds to keep the board at least.
-# The board lives as long as its longest-kept row needs: the TTL only ever grows.
+# KEYS: the board's rows, data, seq, section, groups, group, names.
+# ARGV: session, row (JSON), section, order, group, seconds to keep the board at least, nickname
+# ('' for none). A board lives as long as its longest-kept row needs: the TTLs only ever grow.
 ADD_RESULT = """
-if redis.call('LLEN', KEYS[1]) < tonumber(ARGV[2]) then
-    redis.call('RPUSH', KEYS[1], ARGV[1])
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then
+    return 0
 end
-if redis.call('TTL', KEYS[1]) < tonumber(ARGV[3]) then
-    redis.call('EXPIRE', KEYS[1], ARGV[3])
+local member = string.format('%012d', redis.call('INCR', KEYS[3])) .. ':' .. ARGV[1]
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3] .. '|' .. member)
+redis.call('HSET', KEYS[2], member, ARGV[2])
+redis.call('ZADD', KEYS[4], ARGV[4], member)
+redis.call('HINCRBY', KEYS[5], ARGV[5], 1)
+redis.call('RPUSH', KEYS[6], member)
+if ARGV[7] ~= '' then
+    redis.call('HSET', KEYS[7], ARGV[1], ARGV[7])
+end
+for _, key in ipairs(KEYS) do
+    if redis.call('TTL', key) < tonumber(ARGV[6]) then
+        redis.call('EXPIRE', key, ARGV[6])
+    end
 end
 return 1
 """
 
-# KEYS: the board. ARGV: session id, nickname. Rewrites that session's rows in place.
+# KEYS: the board's rows, names. ARGV: session, nickname. Only a session with a row is named.
 RENAME_RESULTS = """
-local rows = redis.call('LRANGE', KEYS[1], 0, -1)
-for i, text in ipairs(rows) do
-    local row = cjson.decode(text)
-    if row['s'] == ARGV[1] then
-        row['nickname'] = ARGV[2]
-        redis.call('LSET', KEYS[1], i - 1, cjson.encode(row))
-    end
+local ttl = redis.call('TTL', KEYS[1])
+if ttl < 0 or redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then
+    return 0
+end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+if redis.call('TTL', KEYS[2]) < ttl then
+    redis.call('EXPIRE', KEYS[2], ttl)
 end
 return 1
 """
@@ -280,29 +299,83 @@ class RedisStore:
             )
         return stored == 1
 
-    def _results_key(self, board: str) -> str:
-        return f"{self._prefix}results:{board}"
+    def _board_key(self, board: str, part: str) -> str:
+        return f"{self._prefix}board:{board}:{part}"
 
     async def add_result(
-        self, board: str, session_id: str, row: dict[str, Any], keep_days: int
-    ) -> None:
-        text = dump_json({**row, "s": session_id})
+        self, board: str, session_id: str, row: dict[str, Any], nickname: str | None, *,
+        section: str, order: int, group: str, keep_days: int,
+    ) -> bool:
+        keys = [
+            self._board_key(board, part)
+            for part in ("rows", "data", "seq", f"in:{section}", f"groups:{section}",
+                         f"group:{section}:{group}", "names")
+        ]
+        keep = max(keep_days * SECONDS_PER_DAY, self._ttl)
+        args = [session_id, dump_json(row), section, order, group, keep, nickname or ""]
         async with _errors():
-            await self._add_result(
-                keys=[self._results_key(board)],
-                args=[text, MAX_RESULTS, max(keep_days * SECONDS_PER_DAY, self._ttl)],
-            )
+            return bool(await self._add_result(keys=keys, args=args))
 
-    async def results(self, board: str) -> list[tuple[str, dict[str, Any]]]:
+    async def _rows_of(self, board: str, members: Sequence[str]) -> list[BoardRow]:
+        """The rows of ``members``, in their order; one that cannot be read is left out."""
+        if not members:
+            return []
+        sessions = [member.partition(":")[2] for member in members]
         async with _errors():
-            texts = await self._redis.lrange(self._results_key(board), 0, -1)
-        # A row that cannot be read (edited by hand, say) is left out, like an unreadable game.
-        rows = [row for row in map(load_object, texts) if row is not None and "s" in row]
-        return [(row.pop("s"), row) for row in rows]
+            texts = await self._redis.hmget(self._board_key(board, "data"), members)
+            names = await self._redis.hmget(self._board_key(board, "names"), sessions)
+        found = []
+        for session_id, name, text in zip(sessions, names, texts, strict=True):
+            row = None if text is None else load_object(text)
+            if row is not None:
+                found.append(BoardRow(session_id, name, row))
+        return found
+
+    async def results_page(
+        self, board: str, section: str, offset: int, limit: int
+    ) -> list[BoardRow]:
+        key = self._board_key(board, f"in:{section}")
+        async with _errors():
+            members = await self._redis.zrange(key, offset, offset + limit - 1)
+        return await self._rows_of(board, members)
+
+    async def results_count(self, board: str, section: str) -> int:
+        async with _errors():
+            return int(await self._redis.zcard(self._board_key(board, f"in:{section}")))
+
+    async def result_groups(self, board: str, section: str) -> dict[str, int]:
+        async with _errors():
+            found = await self._redis.hgetall(self._board_key(board, f"groups:{section}"))
+        return {group: int(count) for group, count in found.items()}
+
+    async def group_page(
+        self, board: str, section: str, group: str, offset: int, limit: int
+    ) -> list[BoardRow]:
+        key = self._board_key(board, f"group:{section}:{group}")
+        async with _errors():
+            members = await self._redis.lrange(key, offset, offset + limit - 1)
+        return await self._rows_of(board, members)
+
+    async def result_of(
+        self, board: str, session_id: str, *, place: bool = True
+    ) -> BoardRow | None:
+        async with _errors():
+            entry = await self._redis.hget(self._board_key(board, "rows"), session_id)
+            if entry is None:
+                return None
+            section, _, member = entry.partition("|")
+            # Its rank in the section (O(log n)); None when the section's key has expired.
+            rank = await self._redis.zrank(self._board_key(board, f"in:{section}"), member)
+        rows = await self._rows_of(board, [member])
+        if rank is None or not rows:
+            return None
+        found = rows[0]
+        return BoardRow(session_id, found.nickname, found.row, section, rank + 1 if place else 0)
 
     async def rename_results(self, board: str, session_id: str, nickname: str) -> None:
+        keys = [self._board_key(board, "rows"), self._board_key(board, "names")]
         async with _errors():
-            await self._rename_results(keys=[self._results_key(board)], args=[session_id, nickname])
+            await self._rename_results(keys=keys, args=[session_id, nickname])
 
     def _table_key(self, table_id: str) -> str:
         return f"{self._prefix}table:{table_id}"

@@ -43,8 +43,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from app.store import (
-    MAX_RESULTS,
     SECONDS_PER_DAY,
+    BoardRow,
     Clock,
     StoredGame,
     StoredTable,
@@ -88,14 +88,36 @@ CREATE TABLE IF NOT EXISTS profiles (
     updated_at REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS profiles_by_age ON profiles (updated_at);
-CREATE TABLE IF NOT EXISTS results (
+-- the results boards before issue 29 (every game a row, capped): not carried over
+DROP TABLE IF EXISTS results;
+-- a results board lives until keep_until, its rows with it
+CREATE TABLE IF NOT EXISTS boards (
+    board      TEXT PRIMARY KEY,
+    keep_until REAL NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS boards_by_age ON boards (keep_until);
+-- one row per session and board, the rowid its order of arrival (the order of a tie)
+CREATE TABLE IF NOT EXISTS board_rows (
     board      TEXT NOT NULL,
     session_id TEXT NOT NULL,
+    section    TEXT NOT NULL,
+    ord        INTEGER NOT NULL,
+    grp        TEXT NOT NULL,
+    nickname   TEXT,
     row        TEXT NOT NULL,
-    keep_until REAL NOT NULL
+    UNIQUE (board, session_id)
 );
-CREATE INDEX IF NOT EXISTS results_by_board ON results (board);
-CREATE INDEX IF NOT EXISTS results_by_age ON results (keep_until);
+CREATE INDEX IF NOT EXISTS board_rows_in_order ON board_rows (board, section, ord);
+CREATE INDEX IF NOT EXISTS board_rows_by_group ON board_rows (board, section, grp);
+-- how many rows each group of a section holds, kept with the rows: a board of 100,000 rows is
+-- counted and scored from a few thousand tallies
+CREATE TABLE IF NOT EXISTS board_tallies (
+    board   TEXT NOT NULL,
+    section TEXT NOT NULL,
+    grp     TEXT NOT NULL,
+    rows    INTEGER NOT NULL,
+    PRIMARY KEY (board, section, grp)
+) WITHOUT ROWID;
 
 CREATE TABLE IF NOT EXISTS tables (
     table_id   TEXT PRIMARY KEY,
@@ -393,47 +415,132 @@ class SqliteStore:
             self._after_write()
         return stored
 
+    def _board_alive(self, conn: sqlite3.Connection, board: str) -> bool:
+        found = conn.execute("SELECT keep_until FROM boards WHERE board = ?", (board,)).fetchone()
+        return found is not None and found[0] >= self._clock()
+
     async def add_result(
-        self, board: str, session_id: str, row: dict[str, Any], keep_days: int
-    ) -> None:
+        self, board: str, session_id: str, row: dict[str, Any], nickname: str | None, *,
+        section: str, order: int, group: str, keep_days: int,
+    ) -> bool:
         conn = self._db()
         text = dump_json(row)
 
-        def insert() -> None:
+        def insert() -> bool:
             now = self._clock()
-            # As on Redis, the whole board is kept as long as its longest-kept row needs.
-            until = conn.execute(
-                "SELECT max(?, coalesce(max(keep_until), 0)) FROM results WHERE board = ?",
-                (now + max(keep_days * SECONDS_PER_DAY, self._ttl), board),
-            ).fetchone()[0]
+            if not self._board_alive(conn, board):  # an expired board's rows go before anew
+                conn.execute("DELETE FROM board_rows WHERE board = ?", (board,))
+                conn.execute("DELETE FROM board_tallies WHERE board = ?", (board,))
+            # As on Redis, the board is kept as long as its longest-kept row needs.
+            until = now + max(keep_days * SECONDS_PER_DAY, self._ttl)
             conn.execute(
-                "UPDATE results SET keep_until = ? WHERE board = ? AND keep_until < ?",
-                (until, board, until),
+                "INSERT INTO boards (board, keep_until) VALUES (?, ?) ON CONFLICT (board)"
+                " DO UPDATE SET keep_until = max(keep_until, excluded.keep_until)",
+                (board, until),
             )
-            count = conn.execute(
-                "SELECT count(*) FROM results WHERE board = ? AND keep_until >= ?", (board, now)
-            ).fetchone()[0]
-            if count < MAX_RESULTS:
-                conn.execute(
-                    "INSERT INTO results (board, session_id, row, keep_until) VALUES (?, ?, ?, ?)",
-                    (board, session_id, text, until),
-                )
+            cursor = conn.execute(
+                "INSERT OR IGNORE INTO board_rows (board, session_id, section, ord, grp,"
+                " nickname, row) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (board, session_id, section, order, group, nickname, text),
+            )
+            if cursor.rowcount != 1:
+                return False
+            conn.execute(
+                "INSERT INTO board_tallies (board, section, grp, rows) VALUES (?, ?, ?, 1)"
+                " ON CONFLICT (board, section, grp) DO UPDATE SET rows = rows + 1",
+                (board, section, group),
+            )
+            return True
 
-        await self._run(lambda: _write(conn, insert))
+        added = await self._run(lambda: _write(conn, insert))
         self._after_write()
+        return added
 
-    async def results(self, board: str) -> list[tuple[str, dict[str, Any]]]:
+    def _board_rows(self, query: str, board: str, *args: Any) -> list[BoardRow]:
+        """The rows ``query`` selects (session_id, nickname, row) of a live board; a row
+        that cannot be read (edited by hand, say) is left out."""
+        conn = self._db()
+        if not self._board_alive(conn, board):
+            return []
+        found = []
+        for session_id, nickname, text in conn.execute(query, (board, *args)):
+            row = load_object(text)
+            if row is not None:
+                found.append(BoardRow(session_id, nickname, row))
+        return found
+
+    async def results_page(
+        self, board: str, section: str, offset: int, limit: int
+    ) -> list[BoardRow]:
+        query = (
+            "SELECT session_id, nickname, row FROM board_rows WHERE board = ? AND section = ?"
+            " ORDER BY ord, rowid LIMIT ? OFFSET ?"
+        )
+        return await self._run(lambda: self._board_rows(query, board, section, limit, offset))
+
+    async def results_count(self, board: str, section: str) -> int:
         conn = self._db()
 
-        def read() -> list[tuple[str, dict[str, Any]]]:
-            rows = conn.execute(
-                "SELECT session_id, row FROM results WHERE board = ? AND keep_until >= ?"
-                " ORDER BY rowid",
-                (board, self._clock()),
-            ).fetchall()
-            # A row that cannot be read (edited by hand, say) is left out.
-            found = [(session_id, load_object(text)) for session_id, text in rows]
-            return [(session_id, row) for session_id, row in found if row is not None]
+        def count() -> int:
+            if not self._board_alive(conn, board):
+                return 0
+            return conn.execute(
+                "SELECT coalesce(sum(rows), 0) FROM board_tallies WHERE board = ? AND section = ?",
+                (board, section),
+            ).fetchone()[0]
+
+        return await self._run(count)
+
+    async def result_groups(self, board: str, section: str) -> dict[str, int]:
+        conn = self._db()
+
+        def groups() -> dict[str, int]:
+            if not self._board_alive(conn, board):
+                return {}
+            return dict(
+                conn.execute(
+                    "SELECT grp, rows FROM board_tallies WHERE board = ? AND section = ?",
+                    (board, section),
+                ).fetchall()
+            )
+
+        return await self._run(groups)
+
+    async def group_page(
+        self, board: str, section: str, group: str, offset: int, limit: int
+    ) -> list[BoardRow]:
+        query = (
+            "SELECT session_id, nickname, row FROM board_rows"
+            " WHERE board = ? AND section = ? AND grp = ? ORDER BY rowid LIMIT ? OFFSET ?"
+        )
+        return await self._run(
+            lambda: self._board_rows(query, board, section, group, limit, offset)
+        )
+
+    async def result_of(
+        self, board: str, session_id: str, *, place: bool = True
+    ) -> BoardRow | None:
+        conn = self._db()
+
+        def read() -> BoardRow | None:
+            if not self._board_alive(conn, board):
+                return None
+            found = conn.execute(
+                "SELECT rowid, section, ord, nickname, row FROM board_rows"
+                " WHERE board = ? AND session_id = ?",
+                (board, session_id),
+            ).fetchone()
+            if found is None or (row := load_object(found[4])) is None:
+                return None
+            rowid, section, order, nickname = found[:4]
+            if not place:
+                return BoardRow(session_id, nickname, row, section)
+            before = conn.execute(
+                "SELECT count(*) FROM board_rows WHERE board = ? AND section = ?"
+                " AND (ord, rowid) < (?, ?)",
+                (board, section, order, rowid),
+            ).fetchone()[0]
+            return BoardRow(session_id, nickname, row, section, before + 1)
 
         return await self._run(read)
 
@@ -442,8 +549,7 @@ class SqliteStore:
 
         def update() -> None:
             conn.execute(
-                "UPDATE results SET row = json_set(row, '$.nickname', ?)"
-                " WHERE board = ? AND session_id = ?",
+                "UPDATE board_rows SET nickname = ? WHERE board = ? AND session_id = ?",
                 (nickname, board, session_id),
             )
 
@@ -689,18 +795,26 @@ class SqliteStore:
 
         now = self._clock()
         profiles_batch = expired("profiles", "rowid", "updated_at < ?", cutoff)
-        results_batch = expired("results", "rowid", "keep_until < ?", now)
+        board_rows_batch = expired(
+            "board_rows", "rowid", "board IN (SELECT board FROM boards WHERE keep_until < ?)", now
+        )
+        tallies_batch = expired(
+            "board_tallies", "board",
+            "board IN (SELECT board FROM boards WHERE keep_until < ?)", now,
+        )
+        boards_batch = expired("boards", "board", "keep_until < ?", now)
         tables_batch = expired("tables", "rowid", "updated_at < ?", cutoff)
         streams_batch = expired("table_streams", "rowid", "seen_at < ?", cutoff)
         rates_batch = expired("rate_counts", "bucket", "until <= ?", now)  # the window is over
 
         removed = 0
         # Small transactions, so the other connections' writes get in between.
-        for batch in (games_batch, profiles_batch, results_batch, tables_batch):
+        for batch in (games_batch, profiles_batch, board_rows_batch, tables_batch):
             while count := _write(conn, batch):
                 removed += count
-        # Not counted: a table's streams go with it, and rate counts are no one's data.
-        for batch in (streams_batch, rates_batch):
+        # Not counted: a board's entry and a table's streams go with their rows, and rate
+        # counts are no one's data.
+        for batch in (tallies_batch, boards_batch, streams_batch, rates_batch):
             while _write(conn, batch):
                 pass
         return removed

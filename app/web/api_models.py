@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import date as date_type
 from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter
@@ -132,7 +133,11 @@ class PlacementHelp(BaseModel):
 
 class HeartToHeartState(BaseModel):
     game_id: str
-    deal: str = Field(pattern=HH_DEAL_PATTERN)
+    deal: str | None = Field(
+        pattern=HH_DEAL_PATTERN,
+        description="The game's deal code; null in a daily game (its board shows the code once "
+        "the UTC day is over).",
+    )
     version: int = Field(ge=1)
     status: Literal["playing", "won", "stalemate"]
     score: int = Field(ge=0)
@@ -273,7 +278,8 @@ class HeartsState(BaseModel):
     deal: str | None = Field(
         pattern=HT_DEAL_PATTERN,
         description="The match's deal code; null until the match is over when it was started "
-        "without one (a code shows every hand).",
+        "without one (a code shows every hand), and always in a daily match (its board shows "
+        "the code once the UTC day is over).",
     )
     version: int = Field(ge=1)
     bot_level: Literal["easy", "normal", "hard"]
@@ -310,6 +316,99 @@ class HeartsConflict(BaseModel):
 
     error: ErrorDetail
     state: HeartsState
+
+
+# -- daily deals and results boards (app/web/daily.py) ---------------------------------------
+
+
+class DailyDeal(BaseModel):
+    date: date_type = Field(description="Today (UTC): the day of this daily deal.")
+    code: str | None = Field(
+        description="The deal's code: null until the day is over (it is then an ordinary, "
+        "open deal, shown on the day's board)."
+    )
+    results: str = Field(description="The path of the day's results board in this API.")
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{
+            "date": "2026-11-30", "code": None,
+            "results": "/api/heart-to-heart/daily/2026-11-30/results",
+        }]}
+    )
+
+
+class DailyStart(StrictBody):
+    """Starting the daily takes nothing; a body, when sent, is an empty object."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{}]})
+
+
+class ResultRow(BaseModel):
+    rank: int = Field(ge=1, description="The place in its section (tied rows share one).")
+    nickname: str | None = Field(description="The player's nickname; null when none was set.")
+    mine: bool = Field(description="The row is this session's.")
+    assisted: bool = Field(description="The player used a hint or an undo.")
+    apart: list[Literal["api", "assisted", "fast"]] = Field(
+        description="Why the row is ranked apart: played through this API, with an undo or a "
+        "hint, or faster than a person taps (under 0.35 s a move on average). Empty: ranked."
+    )
+    finished_at: int = Field(description="When the game finished, in seconds since the epoch.")
+
+
+class HeartToHeartResultRow(ResultRow):
+    won: bool
+    cards_left: int = Field(ge=0, le=25, description="Heart cards left (0 for a win).")
+    seconds: int = Field(ge=0)
+    moves: int = Field(ge=0)
+
+
+class HeartsResultRow(ResultRow):
+    points: int = Field(ge=0, le=26, description="The player's points in the match's first hand.")
+    moon: bool = Field(description="The player shot the moon in it.")
+
+
+class HeartsDailyRow(ResultRow):
+    points: list[int] = Field(
+        min_length=4, max_length=4,
+        description="The player's points in each hand (26 for a hand not played: given up).",
+    )
+    moons: list[bool] = Field(min_length=4, max_length=4, description="The hands shot the moon.")
+    hands_played: int = Field(ge=0, le=4)
+    matchpoints: list[float] = Field(
+        min_length=4, max_length=4,
+        description="Per hand: 1 for each other result of the section that took more points, "
+        "½ for each that took as many.",
+    )
+    percent: float | None = Field(
+        ge=0, le=100,
+        description="The matchpoints as a share of the most possible; null while alone.",
+    )
+
+
+class ResultsPage(BaseModel):
+    section: Literal["ranked", "apart"] = Field(
+        description="ranked: page play without help at a person's pace; apart: the others."
+    )
+    page: int = Field(ge=1)
+    pages: int = Field(ge=1)
+    total: int = Field(ge=0, description="The rows of the section.")
+    open: bool = Field(
+        description="Anyone can know this deal (a code's board): a comparison among friends. "
+        "False for a daily's board, whose deal stays secret until the day is over."
+    )
+    mine: dict[str, Any] | None = Field(description="This session's row, if it is in the section.")
+
+
+class HeartToHeartResults(ResultsPage):
+    code: str | None = Field(pattern=HH_DEAL_PATTERN)
+    date: date_type | None = Field(description="The daily deal's day (a daily's board).")
+    rows: list[HeartToHeartResultRow]
+
+
+class HeartsResults(ResultsPage):
+    code: str | None = Field(pattern=HT_DEAL_PATTERN)
+    date: date_type | None = Field(description="The daily deal's day (a daily's board).")
+    rows: list[HeartsResultRow] | list[HeartsDailyRow]
 
 
 def error_responses(*statuses: int, conflict: type[BaseModel] | None = None) -> dict:

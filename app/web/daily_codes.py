@@ -1,25 +1,30 @@
-"""The daily deals: one deal code per game and UTC day, the same for everyone.
+"""The daily deals: one deal per game and UTC day, the same for everyone, secret until the day
+is over.
 
-A day's code is drawn from the date alone (``seed_from("daily", kind, "2026-11-30")``), so
-every instance and every browser agree without storing anything: Heart to Heart gets a ``W``
-code (winnable), Hearts an ``N`` code (Normal bots; its first hand passes left).
+A day's deal is drawn from the date and the server's secret key (an HMAC-SHA256 of
+``daily:{kind}:{date}``), so every instance that shares the key agrees without storing
+anything, and no one can compute a day's deal before it is over: Heart to Heart gets a ``W``
+code (winnable), Hearts a long ``N`` code (Normal bots), whose four hands are drawn apart
+(app/rules/deal_codes.py, secret_shuffled), so one hand's cards tell nothing of the next. The
+code is shown once the UTC day is over; it is then an ordinary deal, open to anyone.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from datetime import UTC, date, datetime, timedelta
-from functools import lru_cache
 
-from app.rules.deal_codes import CODE_SPACE, DealCode, SplitMix64, seed_from
+from app.rules.deal_codes import CODE_SPACE, LONG_CODE_SPACE, DealCode
 from app.rules.heart_to_heart import GAME as HEART_TO_HEART_GAME
 from app.rules.hearts import GAME as HEARTS_GAME
 
 HEART_TO_HEART = "heart_to_heart"
 HEARTS = "hearts"
-# (the code's game, its variant) by game kind, as the services name the kinds.
-VARIANTS = {HEART_TO_HEART: (HEART_TO_HEART_GAME, "W"), HEARTS: (HEARTS_GAME, "N")}
-# A daily deal's results are kept this long at least; a code is known as a daily this long.
+# A daily deal's board is kept this long at least.
 DAILY_KEEP_DAYS = 90
+# The Hearts daily is this many hands, one per pass direction (left, right, across, none).
+HEARTS_DAILY_HANDS = 4
 
 
 def today(now: float) -> date:
@@ -33,20 +38,21 @@ def seconds_to_next(now: float) -> int:
     return max(0, int(midnight.timestamp() - now))
 
 
-@lru_cache(maxsize=512)
-def daily_code(kind: str, day: date) -> str:
-    """The daily deal of ``kind`` on ``day``: ``daily_code("hearts", date(2026, 11, 30))``."""
-    game, variant = VARIANTS[kind]
-    number = SplitMix64(seed_from("daily", kind, day.isoformat())).below(CODE_SPACE)
-    return str(DealCode(game, variant, number))
+def daily_code(kind: str, day: date, secret: str) -> str:
+    """The daily deal of ``kind`` on ``day`` under the server's key ``secret``: 256 bits of
+    HMAC, reduced to the code's numbers (the bias is below 2**-100)."""
+    message = f"daily:{kind}:{day.isoformat()}".encode()
+    number = int.from_bytes(hmac.new(secret.encode(), message, hashlib.sha256).digest(), "big")
+    if kind == HEART_TO_HEART:
+        return str(DealCode(HEART_TO_HEART_GAME, "W", number % CODE_SPACE))
+    return str(DealCode(HEARTS_GAME, "N", number % LONG_CODE_SPACE, long=True))
 
 
-def daily_date(kind: str, code: str, now: float) -> date | None:
-    """The day whose daily deal ``code`` is (among the last DAILY_KEEP_DAYS days and
-    tomorrow, which has begun somewhere), or None."""
-    first = today(now) + timedelta(days=1)
-    for back in range(DAILY_KEEP_DAYS + 1):
-        day = first - timedelta(days=back)
-        if daily_code(kind, day) == code:
-            return day
-    return None
+def is_over(day: date, now: float) -> bool:
+    """Whether ``day``'s daily deals are over everywhere (UTC): their codes may be shown."""
+    return day < today(now)
+
+
+def shown_code(kind: str, day: date, secret: str, now: float) -> str | None:
+    """The code of ``day``'s deal as anyone may see it: None until the day is over."""
+    return daily_code(kind, day, secret) if is_over(day, now) else None

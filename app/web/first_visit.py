@@ -5,7 +5,7 @@ of them never come back. So no GET route writes anything for it (no game, profil
 
 - a game page that finds no game shows the session's next game, not stored until its first
   action (app/web/games.py; for any visit, with a cookie or without);
-- a daily deal page shows the day's deal the same way, not stored;
+- a daily deal page shows what starting it means, and its button (a form) starts it;
 - a deal link (``/heart-to-heart/deal/{code}``, ``/hearts/deal/{code}``) still answers 303 to
   the game page, as for a known browser, and hands the deal over in a short-lived cookie: its
   value is the id the game will have (:func:`~app.web.games.unstored_id`, which only this

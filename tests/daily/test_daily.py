@@ -1,212 +1,363 @@
-"""Daily deals and results per deal, through the app on a real SQLite store (tests/conftest.py)."""
+"""Daily deals and results boards, through the app on a real SQLite store (tests/conftest.py):
+secret deals until midnight UTC, one result per browser, honest sections, paged boards."""
 
 from __future__ import annotations
 
 import re
 from datetime import timedelta
+from itertools import pairwise
 
 import pytest
 
 from app.rules.heart_to_heart import new_game
 from app.rules.heart_to_heart_solver import solve
 from app.web.daily import share_text
-from app.web.daily_codes import HEART_TO_HEART, daily_code, daily_date, today
+from app.web.daily_codes import HEART_TO_HEART, HEARTS, daily_code, today
+from app.web.results import Standing
+
+SLUG = {HEART_TO_HEART: "heart-to-heart", HEARTS: "hearts"}
 
 
-async def daily_of(client, game: str) -> dict:
-    answer = await client.get(f"/api/{game}/daily")
-    assert answer.status_code == 200
+@pytest.fixture
+def secret(settings) -> str:
+    return settings.secret_key
+
+
+async def start_daily(client, game: str) -> dict:
+    answer = await client.post(f"/api/{game}/daily")
+    assert answer.status_code in (200, 201), answer.text
     return answer.json()
 
 
-async def start(client, game: str, deal: str) -> dict:
-    answer = await client.post(f"/api/{game}/games", json={"deal": deal})
-    assert answer.status_code == 201, answer.text
-    return answer.json()
-
-
-async def win_heart_to_heart(client, deal: str, clock) -> dict:
-    """Play ``deal`` to a win by the solver's line, a second per tap."""
-    state = await start(client, "heart-to-heart", deal)
-    for target in solve(new_game(deal)):
-        clock.advance(1)
-        where = target if isinstance(target, str) else f"heart:{target}"
-        answer = await client.post(
-            f"/api/heart-to-heart/games/{state['game_id']}/tap", json={"target": where}
-        )
-        state = answer.json()
-    assert state["status"] == "won"
-    return state
-
-
-async def play_first_hand(client, state: dict) -> dict:
-    """Pass the first three cards, then play the first legal card until the hand is over."""
-    game = state["game_id"]
-    if state["phase"] == "passing":
-        body = {"cards": state["hand"][:3]}
-        state = (await client.post(f"/api/hearts/games/{game}/pass", json=body)).json()
-    while state["phase"] == "playing":
-        body = {"card": state["legal"][0]}
-        state = (await client.post(f"/api/hearts/games/{game}/play", json=body)).json()
-    return state
-
-
-async def results(client, game: str, code: str) -> list[dict]:
-    answer = await client.get(f"/api/{game}/deals/{code}/results")
+async def board(client, game: str, day, section: str = "ranked", page: int = 1) -> dict:
+    answer = await client.get(
+        f"/api/{game}/daily/{day.isoformat()}/results", params={"section": section, "page": page}
+    )
     assert answer.status_code == 200, answer.text
-    assert answer.json()["code"] == code
-    return answer.json()["rows"]
+    return answer.json()
 
 
-async def test_two_sessions_get_the_same_daily_codes(new_client, clock):
-    one, two = new_client(), new_client()
-    for game, pattern in (("heart-to-heart", r"HH1-W-[A-Z]{7}"), ("hearts", r"HT1-N-[A-Z]{7}")):
-        first, second = await daily_of(one, game), await daily_of(two, game)
-        assert first == second
-        assert re.fullmatch(pattern, first["code"])
-        assert first["date"] == today(clock()).isoformat()
-    # The page opens it as the current game, and stays its address.
-    answer = await one.get("/heart-to-heart/daily")
-    assert answer.status_code == 200
-    code = (await daily_of(one, "heart-to-heart"))["code"]
-    assert f'data-info="deal">{code}<' in answer.text
-    assert f'data-info="deal">{code}<' in (await one.get("/heart-to-heart")).text
+def target_of(move) -> str:
+    return move if isinstance(move, str) else f"heart:{move}"
 
 
-async def test_the_daily_changes_at_utc_midnight(client, clock):
-    before = await daily_of(client, "heart-to-heart")
-    clock.advance(24 * 3600)
-    after = await daily_of(client, "heart-to-heart")
-    assert after["code"] != before["code"]
-    assert after["date"] != before["date"]
+async def page_tap(client, game_id: str, target: str) -> None:
+    """A tap as the page sends it (a form, with the version the page holds)."""
+    state = (await client.get(f"/api/heart-to-heart/games/{game_id}")).json()
+    answer = await client.post(
+        f"/heart-to-heart/games/{game_id}/tap",
+        data={"target": target, "version": state["version"]},
+    )
+    assert answer.status_code in (200, 303), answer.text
 
 
-def test_a_daily_code_is_known_as_one_for_ninety_days():
-    now = 1_800_000_000.0
-    day = today(now)
-    code = daily_code("hearts", day)
-    assert daily_date("hearts", code, now) == day
-    assert daily_date("hearts", code, now + 89 * 86_400) == day
-    assert daily_date("hearts", code, now + 92 * 86_400) is None
-    assert daily_date("heart_to_heart", code, now) is None
-    assert daily_code("hearts", day + timedelta(days=1)) != code
-    # A daily Heart to Heart deal is a winnable one.
-    assert new_game(daily_code("heart_to_heart", day)).status == "playing"
-    assert solve(new_game(daily_code("heart_to_heart", day))) is not None
+async def win_on_the_page(client, game_id: str, code: str, clock, pace: float) -> None:
+    for move in solve(new_game(code)):
+        clock.advance(pace)
+        await page_tap(client, game_id, target_of(move))
+    state = (await client.get(f"/api/heart-to-heart/games/{game_id}")).json()
+    assert state["status"] == "won"
 
 
-async def test_same_choices_on_the_same_code_give_the_same_bot_plays(new_client):
-    code = "HT1-N-QWERTYU"
-    ends = []
-    for client in (new_client(), new_client()):
-        ends.append(await play_first_hand(client, await start(client, "hearts", code)))
-    assert ends[0]["tricks"] == ends[1]["tricks"]
-    assert ends[0]["hand_scores"] == ends[1]["hand_scores"]
-    # Other choices lead elsewhere: the bots answer the player, not a script.
-    other = new_client()
-    state = await start(other, "hearts", code)
-    state = (
-        await other.post(
-            f"/api/hearts/games/{state['game_id']}/pass", json={"cards": state["hand"][-3:]}
+async def win_through_the_api(client, game_id: str, code: str, clock) -> None:
+    for move in solve(new_game(code)):
+        clock.advance(1)
+        answer = await client.post(
+            f"/api/heart-to-heart/games/{game_id}/tap", json={"target": target_of(move)}
         )
-    ).json()
-    assert (await play_first_hand(other, state))["tricks"] != ends[0]["tricks"]
+        assert answer.status_code == 200
+    assert answer.json()["status"] == "won"
 
 
-async def test_a_won_game_appears_once_with_its_figures_and_a_replay_is_practice(
-    new_client, clock
-):
-    one, two = new_client(), new_client()
-    code = (await daily_of(one, "heart-to-heart"))["code"]
-    won = await win_heart_to_heart(one, code, clock)
-    rows = await results(one, "heart-to-heart", code)
-    assert len(rows) == 1
-    row = rows[0]
-    assert row["rank"] == 1 and row["mine"] and row["won"] and row["cards_left"] == 0
-    assert row["moves"] == won["moves"] and row["seconds"] == won["elapsed_seconds"]
-    assert row["assisted"] is False
-    # The other browser sees the row, not as its own.
-    assert [r["mine"] for r in await results(two, "heart-to-heart", code)] == [False]
-    # Played again: practice, ranked nowhere; the first game still counts.
-    await win_heart_to_heart(one, code, clock)
-    rows = await results(one, "heart-to-heart", code)
-    assert [(r["rank"], r["mine"]) for r in rows] == [(1, True), (None, True)]
-    # The home page says the daily is played in this browser only.
-    assert 'data-daily="heart_to_heart"' in (home := (await one.get("/")).text)
-    assert re.search(r'data-daily="heart_to_heart">.*?data-played="true"', home, re.S)
-    assert re.search(r'data-daily="heart_to_heart">.*?data-played="false"',
-                     (await two.get("/")).text, re.S)
+async def test_two_browsers_get_the_same_daily_without_seeing_its_code(new_client, clock, secret):
+    one, two = new_client(headers={"accept-language": "en"}), new_client()
+    day = today(clock())
+    for kind, game in SLUG.items():
+        code = daily_code(kind, day, secret)
+        told = (await one.get(f"/api/{game}/daily")).json()
+        assert told == {"date": day.isoformat(), "code": None,
+                        "results": f"/api/{game}/daily/{day.isoformat()}/results"}
+        first, second = await start_daily(one, game), await start_daily(two, game)
+        assert first["deal"] is None and second["deal"] is None
+        if kind == HEART_TO_HEART:
+            assert first["heart"] == second["heart"]
+            assert [c["rank"] for c in first["heart"]] == [
+                c["rank"] for c in (await one.post(
+                    "/api/heart-to-heart/games", json={"deal": code})).json()["heart"]
+            ]
+            await start_daily(one, game)  # back to the daily (a new game: nothing played)
+        else:
+            assert first["hand"] == second["hand"] and first["pass_direction"] == "left"
+        again = await one.post(f"/api/{game}/daily")
+        assert again.status_code == 200  # the same game, resumed
+        pages = [
+            await one.get(f"/{game}/daily"),
+            await one.get(f"/{game}/daily/{day.isoformat()}/results"),
+            await one.get(f"/api/{game}/daily/{day.isoformat()}/results"),
+            await one.get("/"),
+            again,
+        ]
+        for answer in pages:
+            assert answer.status_code == 200
+            assert code not in answer.text
+        if kind == HEART_TO_HEART:
+            assert 'data-info="deal">Daily deal<' in pages[0].text
+        else:
+            assert f'data-game="{first["game_id"]}"' in pages[0].text
+    # After midnight UTC the code is on the day's board, an ordinary deal for anyone.
+    clock.advance(timedelta(days=1).total_seconds())
+    for kind, game in SLUG.items():
+        code = daily_code(kind, day, secret)
+        assert (await board(one, game, day))["code"] == code
+        page = await one.get(f"/{game}/daily/{day.isoformat()}/results")
+        assert code in page.text
+        assert (await one.get(f"/api/{game}/daily")).json()["date"] != day.isoformat()
+        assert daily_code(kind, day + timedelta(days=1), secret) != code
+    # A server with another key deals other dailies: the code cannot be computed elsewhere.
+    assert daily_code(HEARTS, day, "another-secret-key-long-enough-for-it") != daily_code(
+        HEARTS, day, secret
+    )
 
 
-async def test_an_unfinished_game_is_not_on_the_board_until_given_up(client, clock):
-    code = "HH1-N-AAAAAAM"
-    state = await start(client, "heart-to-heart", code)
-    line = solve(new_game("HH1-W-AAAAAAM"))  # any taps will do: a few moves
-    for _ in range(3):
+async def test_the_daily_page_starts_it_with_a_form(new_client, clock):
+    browser = new_client(headers={"accept-language": "en"})
+    landing = await browser.get("/heart-to-heart/daily")
+    assert landing.status_code == 200
+    assert 'method="post" action="/heart-to-heart/daily"' in landing.text
+    assert "Your game in progress ends" not in landing.text
+    game = (await browser.post("/api/heart-to-heart/games", json={})).json()
+    await browser.post(f"/api/heart-to-heart/games/{game['game_id']}/tap", json={"target": "stock"})
+    assert "Your game in progress ends" in (await browser.get("/heart-to-heart/daily")).text
+    started = await browser.post("/heart-to-heart/daily")
+    assert started.status_code == 303 and started.headers["location"] == "/heart-to-heart/daily"
+    game = await browser.get("/heart-to-heart/daily")
+    assert 'data-info="deal">Daily deal<' in game.text
+    # Yesterday's board is a page too; a day to come is not.
+    yesterday = (today(clock()) - timedelta(days=1)).isoformat()
+    assert (await browser.get(f"/hearts/daily/{yesterday}/results")).status_code == 200
+    tomorrow = (today(clock()) + timedelta(days=1)).isoformat()
+    assert (await browser.get(f"/hearts/daily/{tomorrow}/results")).status_code == 404
+    answer = await browser.get(f"/api/hearts/daily/{tomorrow}/results")
+    assert answer.status_code == 404 and answer.json()["error"]["code"] == "no_daily"
+    for bad in ("2026-13-01", "yesterday", "2026-1-1"):
+        assert (await browser.get(f"/api/hearts/daily/{bad}/results")).status_code == 404
+    answer = await browser.get(f"/api/hearts/daily/{yesterday}/results?page=0")
+    assert answer.status_code == 422
+    answer = await browser.get(f"/api/hearts/daily/{yesterday}/results?section=all")
+    assert answer.status_code == 422
+
+
+async def test_page_play_is_ranked_and_api_or_machine_speed_play_apart(new_client, clock, secret):
+    day = today(clock())
+    code = daily_code(HEART_TO_HEART, day, secret)
+    person, script, fast = new_client(headers={"accept-language": "en"}), new_client(), new_client()
+    for browser in (person, script, fast):
+        await browser.post("/results/nickname", data={
+            "nickname": {id(person): "Lan", id(script): "Scripted", id(fast): "Quick"}[id(browser)],
+            "game": "heart-to-heart", "day": day.isoformat(),
+        })
+    await win_on_the_page(person, (await start_daily(person, "heart-to-heart"))["game_id"], code,
+                          clock, pace=1.0)
+    await win_through_the_api(script, (await start_daily(script, "heart-to-heart"))["game_id"],
+                              code, clock)
+    await win_on_the_page(fast, (await start_daily(fast, "heart-to-heart"))["game_id"], code,
+                          clock, pace=0.1)
+    ranked = await board(person, "heart-to-heart", day)
+    assert [(r["nickname"], r["apart"], r["rank"], r["assisted"]) for r in ranked["rows"]] == [
+        ("Lan", [], 1, False)
+    ]
+    assert ranked["rows"][0]["mine"] and ranked["mine"]["nickname"] == "Lan"
+    assert ranked["open"] is False and ranked["code"] is None
+    apart = await board(person, "heart-to-heart", day, "apart")
+    assert sorted((r["nickname"], tuple(r["apart"])) for r in apart["rows"]) == [
+        ("Quick", ("fast",)), ("Scripted", ("api",)),
+    ]
+    page = (await person.get(f"/heart-to-heart/daily/{day.isoformat()}/results")).text
+    assert "Lan" in page and "Scripted" not in page and "0.35 s a move" in page
+    page = (await person.get(
+        f"/heart-to-heart/daily/{day.isoformat()}/results?section=apart")).text
+    assert "Scripted" in page and "too fast" in page and "API" in page
+
+
+async def test_one_result_per_browser_replays_are_practice(new_client, clock, secret):
+    day = today(clock())
+    code = daily_code(HEART_TO_HEART, day, secret)
+    browser = new_client(headers={"accept-language": "en"})
+    first = await start_daily(browser, "heart-to-heart")
+    for _ in range(2):
         clock.advance(2)
-        state = (
-            await client.post(
-                f"/api/heart-to-heart/games/{state['game_id']}/tap", json={"target": "stock"}
-            )
-        ).json()
-    assert line and state["moves"] == 3
-    assert await results(client, "heart-to-heart", code) == []
-    # A new game over it gives it up: it counts with the cards it left.
-    await start(client, "heart-to-heart", "HH1-N-AAAAAAB")
-    rows = await results(client, "heart-to-heart", code)
-    assert len(rows) == 1 and not rows[0]["won"] and rows[0]["cards_left"] == 25
-    assert rows[0]["moves"] == 3
+        await page_tap(browser, first["game_id"], "stock")
+    # Another game gives the daily up: that is its result.
+    await browser.post("/api/heart-to-heart/games", json={})
+    landing = (await browser.get("/heart-to-heart/daily")).text
+    assert "practice" in landing
+    second = await start_daily(browser, "heart-to-heart")
+    assert second["game_id"] != first["game_id"]
+    await win_on_the_page(browser, second["game_id"], code, clock, pace=1.0)
+    ranked = await board(browser, "heart-to-heart", day)
+    assert ranked["total"] == 1
+    (row,) = ranked["rows"]
+    assert not row["won"] and row["cards_left"] == 25 and row["moves"] == 2
+    assert (await board(browser, "heart-to-heart", day, "apart"))["total"] == 0
+    home = (await browser.get("/")).text
+    assert re.search(r'data-daily="heart_to_heart">.*?data-played="true"', home, re.S)
 
 
-async def test_an_undo_marks_the_result_as_assisted(client, clock):
+async def test_a_flood_of_give_ups_does_not_stop_another_browsers_result(app, new_client, clock):
+    """10,000 give-ups from one browser on one code (each a tap and a new game over it) take one
+    row; another browser's result is then ranked as ever."""
+    from app.web.heart_to_heart import service
+
     code = "HH1-W-AAAAAAM"
-    state = await start(client, "heart-to-heart", code)
+    store, flooder = app.state.store, "flooding-session"
+    for _ in range(10_000):
+        loaded = await service.replace_game(store, flooder, code)
+        clock.advance(1)
+        await service.apply_action(
+            store, flooder, loaded.stored.game_id, loaded.stored.version,
+            lambda game: game.tap("stock"), service.screen_time(None, clock()),
+        )
+    await service.replace_game(store, flooder, code)
+    other = new_client()
+    state = (await other.post("/api/heart-to-heart/games", json={"deal": code})).json()
+    await win_on_the_page(other, state["game_id"], code, clock, pace=1.0)
+    answer = await other.get(f"/api/heart-to-heart/deals/{code}/results")
+    found = answer.json()
+    assert found["total"] == 2 and found["open"] is True
+    assert found["rows"][0]["mine"] and found["rows"][0]["won"] and found["rows"][0]["rank"] == 1
+    assert found["rows"][1]["cards_left"] == 25
+
+
+async def test_an_undo_ranks_a_game_apart_as_assisted(client, clock):
+    code = "HH1-W-AAAAAAM"
+    state = (await client.post("/api/heart-to-heart/games", json={"deal": code})).json()
+    clock.advance(1)
+    await page_tap(client, state["game_id"], "stock")
+    now = (await client.get(f"/api/heart-to-heart/games/{state['game_id']}")).json()
+    undone = await client.post(f"/heart-to-heart/games/{state['game_id']}/undo",
+                               data={"version": now["version"]})
+    assert undone.status_code in (200, 303)
+    await win_on_the_page(client, state["game_id"], code, clock, pace=1.0)
+    found = (await client.get(f"/api/heart-to-heart/deals/{code}/results?section=apart")).json()
+    (row,) = found["rows"]
+    assert row["apart"] == ["assisted"] and row["assisted"] is True and row["won"]
+    page = (await client.get(f"/heart-to-heart/deal/{code}/results?section=apart")).text
+    assert "undo or hint" in page
+
+
+async def test_boards_are_paged(app, new_client):
+    store = app.state.store
+    board_key = "heart_to_heart:HH1-W-AAAAAAB"
+    for n in range(120):
+        row = {"won": True, "cards_left": 0, "seconds": n, "moves": 90, "apart": [],
+               "finished_at": n}
+        await store.add_result(board_key, f"s{n}", row, f"P{n}", section="ranked", order=n,
+                               group="", keep_days=30)
+    browser = new_client(headers={"accept-language": "en"})
+    found = (await browser.get(
+        "/api/heart-to-heart/deals/HH1-W-AAAAAAB/results", params={"page": 3})).json()
+    assert (found["page"], found["pages"], found["total"]) == (3, 3, 120)
+    assert [r["rank"] for r in found["rows"]] == list(range(101, 121))
+    assert [r["seconds"] for r in found["rows"]] == list(range(100, 120))
+    page = (await browser.get("/heart-to-heart/deal/HH1-W-AAAAAAB/results?page=2")).text
+    assert "Page 2 of 3" in page and 'rel="prev"' in page and 'rel="next"' in page
+    assert ">P50<" in page and ">P49<" not in page
+
+
+HEARTS_STRATEGIES = {
+    # (which three cards to pass, which legal card to play)
+    "low": (slice(0, 3), 0),
+    "same-low": (slice(0, 3), 0),
+    "high": (slice(-3, None), -1),
+    "mixed": (slice(0, 3), -1),
+}
+
+
+async def play_hearts_daily_on_the_page(client, strategy: str) -> dict:
+    passing, pick = HEARTS_STRATEGIES[strategy]
+    state = await start_daily(client, "hearts")
     game = state["game_id"]
-    await client.post(f"/api/heart-to-heart/games/{game}/tap", json={"target": "stock"})
-    await client.post(f"/api/heart-to-heart/games/{game}/undo", json={})
-    for target in solve(new_game(code)):
-        where = target if isinstance(target, str) else f"heart:{target}"
-        await client.post(f"/api/heart-to-heart/games/{game}/tap", json={"target": where})
-    (row,) = await results(client, "heart-to-heart", code)
-    assert row["won"] and row["assisted"] is True
-    page = await client.get(f"/heart-to-heart/deal/{code}/results")
-    assert "Hints or undo" in page.text and "<td>Yes</td>" in page.text
+    while state["phase"] != "match_over":
+        url = f"/hearts/games/{game}"
+        if state["phase"] == "passing":
+            cards = " ".join(state["hand"][passing])
+            answer = await client.post(f"{url}/pass",
+                                       data={"cards": cards, "version": state["version"]})
+        elif state["phase"] == "playing":
+            card = state["legal"][pick]
+            answer = await client.post(f"{url}/play",
+                                       data={"card": card, "version": state["version"]})
+        else:
+            answer = await client.post(f"{url}/next-hand", data={"version": state["version"]})
+        assert answer.status_code in (200, 303), answer.text
+        state = (await client.get(f"/api/hearts/games/{game}")).json()
+    return state
 
 
-async def test_the_hearts_daily_is_one_hand_and_its_points_are_the_result(new_client):
-    client = new_client(headers={"accept-language": "en"})
-    code = (await daily_of(client, "hearts"))["code"]
-    page = await client.get("/hearts/daily")
-    assert page.status_code == 200
-    game_id = re.search(r'data-game="([^"]+)"', page.text).group(1)
-    state = (await client.get(f"/api/hearts/games/{game_id}")).json()
-    assert state["deal"] == code and state["pass_direction"] == "left"
-    end = await play_first_hand(client, state)
-    assert end["phase"] == "match_over" and end["hand_number"] == 1
-    (row,) = await results(client, "hearts", code)
-    assert row["points"] == end["hand_scores"][0][0]
-    assert row["moon"] == (end["moon"] == 0)
-    assert (await client.post(f"/api/hearts/games/{game_id}/next-hand", json={})).status_code == 409
-    # The end dialog links to the results.
-    assert f"/hearts/deal/{code}/results" in (await client.get("/hearts")).text
+async def test_hearts_daily_matchpoints_equal_a_hand_computation(new_client, clock, secret):
+    day = today(clock())
+    players = {name: new_client() for name in HEARTS_STRATEGIES}
+    for name, browser in players.items():
+        await browser.post("/results/nickname", data={
+            "nickname": name, "game": "hearts", "day": day.isoformat()})
+    ends = {name: await play_hearts_daily_on_the_page(c, name) for name, c in players.items()}
+    code = daily_code(HEARTS, day, secret)
+    for name, end in ends.items():
+        assert end["hand_number"] == 4 and end["deal"] is None, name
+        assert len(end["hand_scores"]) == 4, name
+    # Even over, a daily match keeps its code until the day is over.
+    over = await players["low"].get("/hearts")
+    assert "/hearts/daily/" in over.text and code not in over.text
+    # The bots answer the same plays the same way: the same strategy, the same points.
+    assert ends["low"]["hand_scores"] == ends["same-low"]["hand_scores"]
+    found = await board(players["low"], "hearts", day)
+    rows = found["rows"]
+    assert found["total"] == 4 and len(rows) == 4
+    for row in rows:
+        assert row["points"] == [hand[0] for hand in ends[row["nickname"]]["hand_scores"]]
+        # By hand: 1 for each other result that took more points on a hand, ½ for each tie.
+        others = [r["points"] for r in rows if r is not row]
+        expected = [
+            sum(1 if o[h] > row["points"][h] else 0.5 if o[h] == row["points"][h] else 0
+                for o in others)
+            for h in range(4)
+        ]
+        assert row["matchpoints"] == expected
+        assert row["percent"] == pytest.approx(100 * sum(expected) / (4 * 3))
+    percents = [r["percent"] for r in rows]
+    assert percents == sorted(percents, reverse=True)
+    assert rows[0]["rank"] == 1
+    for a, b in pairwise(rows):
+        assert (a["rank"] == b["rank"]) == (a["percent"] == b["percent"])
+    page = (await players["low"].get(f"/hearts/daily/{day.isoformat()}/results",
+                                     headers={"accept-language": "en"})).text
+    assert "matchpoint" in page and "%" in page
 
 
-async def test_a_full_match_counts_its_first_hand_only(client):
+async def test_a_shared_hearts_code_keeps_its_open_board_by_the_first_hand(client):
     code = "HT1-E-ABCDEFG"
-    state = await play_first_hand(client, await start(client, "hearts", code))
-    assert state["phase"] == "hand_over"
-    (row,) = await results(client, "hearts", code)
+    state = (await client.post("/api/hearts/games", json={"deal": code})).json()
+    game = state["game_id"]
+    state = (await client.post(f"/api/hearts/games/{game}/pass",
+                               json={"cards": state["hand"][:3]})).json()
+    while state["phase"] == "playing":
+        state = (await client.post(f"/api/hearts/games/{game}/play",
+                                   json={"card": state["legal"][0]})).json()
+    found = (await client.get(f"/api/hearts/deals/{code}/results?section=apart")).json()
+    (row,) = found["rows"]
+    assert found["open"] is True and row["apart"] == ["api"]
     assert row["points"] == state["hand_scores"][0][0]
-    state = (
-        await client.post(f"/api/hearts/games/{state['game_id']}/next-hand", json={})
-    ).json()
-    await play_first_hand(client, state)
-    assert len(await results(client, "hearts", code)) == 1
+    page = (await client.get(f"/hearts/deal/{code}/results?section=apart")).text
+    assert "An open board" in page
 
 
-async def test_a_nickname_with_html_is_shown_as_text(client, clock):
+async def test_a_nickname_with_html_is_shown_as_text(app, client):
     code = "HH1-W-AAAAAAM"
-    await win_heart_to_heart(client, code, clock)
+    await app.state.store.add_result(
+        f"heart_to_heart:{code}", "someone", {"won": False, "cards_left": 3, "seconds": 5,
+                                              "moves": 9, "apart": [], "finished_at": 0},
+        None, section="ranked", order=1, group="", keep_days=30,
+    )
     name = "<b>Bé</b>&x"
     answer = await client.post(
         "/results/nickname", data={"nickname": f"  {name} ", "game": "heart-to-heart", "code": code}
@@ -214,32 +365,25 @@ async def test_a_nickname_with_html_is_shown_as_text(client, clock):
     assert answer.status_code == 303
     assert answer.headers["location"] == f"/heart-to-heart/deal/{code}/results"
     page = (await client.get(answer.headers["location"])).text
-    assert "&lt;b&gt;Bé&lt;/b&gt;&amp;x" in page and "<b>Bé</b>" not in page
-    (row,) = await results(client, "heart-to-heart", code)
-    assert row["nickname"] == name
+    assert 'value="&lt;b&gt;Bé&lt;/b&gt;&amp;x"' in page and "<b>Bé</b>" not in page
 
 
 @pytest.mark.parametrize("bad", ["", "   ", "x" * 21, "a\nb", "a\u202eb"])
-async def test_a_bad_nickname_is_refused_and_changes_nothing(client, clock, bad):
-    code = "HH1-W-AAAAAAM"
-    await win_heart_to_heart(client, code, clock)
-    form = {"game": "heart-to-heart", "code": code}
+async def test_a_bad_nickname_is_refused_and_changes_nothing(client, bad):
+    form = {"game": "heart-to-heart", "code": "HH1-W-AAAAAAM"}
     await client.post("/results/nickname", data={**form, "nickname": "Lan"})
     answer = await client.post("/results/nickname", data={**form, "nickname": bad})
     assert answer.status_code == 400
     assert "nickname" in answer.text
-    (row,) = await results(client, "heart-to-heart", code)
-    assert row["nickname"] == "Lan"
-    page = (await client.get(f"/heart-to-heart/deal/{code}/results")).text
+    page = (await client.get("/heart-to-heart/deal/HH1-W-AAAAAAM/results")).text
     assert 'value="Lan"' in page
 
 
 async def test_the_pages_speak_vietnamese(new_client, clock):
     client = new_client(headers={"accept-language": "vi"})
-    code = "HH1-W-AAAAAAM"
-    await win_heart_to_heart(client, code, clock)
-    page = (await client.get(f"/heart-to-heart/deal/{code}/results")).text
-    assert "Kết quả" in page and "Chia sẻ kết quả" in page and "thắng sau" in page
+    day = today(clock()).isoformat()
+    page = (await client.get(f"/hearts/daily/{day}/results")).text
+    assert "Kết quả" in page and "điểm so sánh" in page
     home = (await client.get("/")).text
     assert "thế bài hôm nay" in home and "trận hôm nay" in home
 
@@ -253,36 +397,22 @@ async def test_bad_codes_are_refused_clearly(client):
     assert page.status_code == 400 and "cannot be used" in page.text
 
 
-async def test_the_results_endpoints_are_documented(client):
+async def test_the_daily_endpoints_are_documented(client):
     paths = (await client.get("/openapi.json")).json()["paths"]
-    for path in (
-        "/api/heart-to-heart/daily",
-        "/api/hearts/daily",
-        "/api/heart-to-heart/deals/{code}/results",
-        "/api/hearts/deals/{code}/results",
-    ):
-        assert "get" in paths[path]
+    for game in SLUG.values():
+        assert {"get", "post"} <= set(paths[f"/api/{game}/daily"])
+        assert "get" in paths[f"/api/{game}/daily/{{day}}/results"]
+        assert "get" in paths[f"/api/{game}/deals/{{code}}/results"]
 
 
-async def test_a_hearts_undo_marks_the_first_hand_as_assisted(client):
-    state = await start(client, "hearts", "HT1-N-ABCDEFG")
-    game = state["game_id"]
-    body = {"cards": state["hand"][:3]}
-    state = (await client.post(f"/api/hearts/games/{game}/pass", json=body)).json()
-    assert state["turn"] == 0  # the bots played up to the player's turn
-    await client.post(f"/api/hearts/games/{game}/play", json={"card": state["legal"][0]})
-    state = (await client.post(f"/api/hearts/games/{game}/undo", json={})).json()
-    assert state["undo_available"] is False
-    await play_first_hand(client, state)
-    (row,) = await results(client, "hearts", "HT1-N-ABCDEFG")
-    assert row["assisted"] is True
-
-
-async def test_no_one_can_post_a_result(client):
-    for url in ("/api/hearts/deals/HT1-N-AAAAAAA/results", "/hearts/deal/HT1-N-AAAAAAA/results"):
+async def test_no_one_can_post_a_result(client, clock):
+    day = today(clock()).isoformat()
+    for url in ("/api/hearts/deals/HT1-N-AAAAAAA/results", "/hearts/deal/HT1-N-AAAAAAA/results",
+                f"/api/hearts/daily/{day}/results"):
         answer = await client.post(url, json={"points": 0, "moon": True})
         assert answer.status_code == 405
-    assert await results(client, "hearts", "HT1-N-AAAAAAA") == []
+    found = (await client.get("/api/hearts/deals/HT1-N-AAAAAAA/results")).json()
+    assert found["total"] == 0
 
 
 async def test_the_home_page_counts_down_to_utc_midnight(client, clock):
@@ -290,6 +420,7 @@ async def test_the_home_page_counts_down_to_utc_midnight(client, clock):
     home = (await client.get("/")).text
     assert 'data-countdown="57600"' in home and ">16:00:00</time>" in home
     assert "Next deals in" in home
+    assert "/hearts/daily/2027-01-15/results" in home
 
 
 @pytest.mark.parametrize(
@@ -302,6 +433,7 @@ async def test_the_home_page_counts_down_to_utc_midnight(client, clock):
 def test_a_shared_result_says_one_move_and_one_card(lang, won, lost):
     """Counts are said with the language's plural forms ("1 move", never "1 moves")."""
     row = {"won": True, "seconds": 65, "moves": 1, "cards_left": 0}
-    assert share_text(HEART_TO_HEART, "HH1-W-AAAAAAB", row, lang) == f"HH1-W-AAAAAAB ♥ {won}"
-    row = {**row, "won": False, "cards_left": 1}
-    assert share_text(HEART_TO_HEART, "HH1-W-AAAAAAB", row, lang) == f"HH1-W-AAAAAAB ♥ {lost}"
+    mine = Standing(1, True, None, row)
+    assert share_text(HEART_TO_HEART, "T", mine, lang) == f"T ♥ {won}"
+    mine = Standing(1, True, None, {**row, "won": False, "cards_left": 1})
+    assert share_text(HEART_TO_HEART, "T", mine, lang) == f"T ♥ {lost}"

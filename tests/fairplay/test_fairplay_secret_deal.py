@@ -45,7 +45,7 @@ async def test_a_random_match_keeps_its_code_secret_until_it_is_over(app, client
     secret(state)
     page = (await client.get("/hearts")).text
     assert not CODE.search(page) and code[-7:] not in page
-    assert code[-7:] not in (await client.get("/")).text  # (the home page shows daily codes)
+    assert code[-7:] not in (await client.get("/")).text
 
     over = await play_to_the_end(client, state, secret)
     assert over["deal"] == code

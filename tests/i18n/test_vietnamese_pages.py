@@ -39,7 +39,8 @@ ALLOWED = {
     "enter", "tab", "esc", "ctrl", "space",
     "target", "stock", "waste", "deal", "version", "card", "cards", "move_errors",
     "placement_help", "true", "false", "json", "utf",
-    "do", "an",
+    "do", "an", "so",
+    "api",  # a name: boards say which games were played through the API
     "javascript",  # a name: the Hearts page says it needs JavaScript
 }
 # Deal codes and their prefixes ("HH1-"), cards in API notation (10H, QS), positions (heart:7).

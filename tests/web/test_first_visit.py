@@ -19,7 +19,6 @@ from app.main import create_app
 from app.rules.cards import card_text, cards_in
 from app.rules.hearts import HeartsMatch, deal_hands, parse_match_code
 from app.store import SECONDS_PER_DAY
-from app.web.daily_codes import HEART_TO_HEART, HEARTS, daily_code, today
 from app.web.first_visit import DEAL_COOKIE
 from app.web.hearts import service as hearts
 from app.web.session import COOKIE_NAME, SessionMiddleware
@@ -82,17 +81,13 @@ def dealt_hand(code: str) -> list[str]:
     return sorted(card_text(c) for c in cards_in(deal_hands(parse_match_code(code), 1)[0]))
 
 
-def today_code(app: FastAPI, kind: str) -> str:
-    return daily_code(kind, today(app.state.clock()))
-
-
 GETS = ["/", "/heart-to-heart", "/hearts", "/heart-to-heart/rules", "/hearts/rules",
         f"/heart-to-heart/deal/{H2H_DEAL}", f"/hearts/deal/{HEARTS_DEAL}",
         "/heart-to-heart/daily", "/hearts/daily", "/heart-to-heart/new", "/hearts/new",
         "/stats", "/stats/reset", "/settings", "/heart-to-heart/examples",
         f"/hearts/deal/{HEARTS_DEAL}/results", f"/heart-to-heart/deal/{H2H_DEAL}/results",
         "/api/settings", "/api/heart-to-heart/options", "/api/hearts/daily",
-        f"/api/hearts/deals/{HEARTS_DEAL}/results"]
+        f"/api/hearts/deals/{HEARTS_DEAL}/results", "/api/hearts/daily/2026-01-01/results"]
 
 
 async def test_no_get_without_a_cookie_writes_anything(room):
@@ -135,14 +130,13 @@ async def plays_on(client: httpx.AsyncClient, hand: HeartsHand) -> None:
     assert hearts_hand((await client.get("/hearts")).text).version == page.version + 1
 
 
-@pytest.mark.parametrize("path", [f"/hearts/deal/{HEARTS_DEAL}", "/hearts/daily"])
-async def test_a_hearts_deal_link_or_daily_is_stored_at_its_first_action(room, path):
-    deal = HEARTS_DEAL if "deal/" in path else today_code(room, HEARTS)
+async def test_a_hearts_deal_link_is_stored_at_its_first_action(room):
+    deal = HEARTS_DEAL
     async with browsers(room)() as browser:
-        opened = await browser.get(path)
-        if opened.status_code == 303:  # the deal link: the deal goes along in a cookie
-            assert opened.headers["location"] == "/hearts" and DEAL_COOKIE in browser.cookies
-            opened = await browser.get("/hearts")
+        opened = await browser.get(f"/hearts/deal/{HEARTS_DEAL}")
+        # The deal goes along in a cookie.
+        assert opened.headers["location"] == "/hearts" and DEAL_COOKIE in browser.cookies
+        opened = await browser.get("/hearts")
         assert f'<span data-info="deal">{deal}</span>' in opened.text  # a code's own match
         hand = hearts_hand(opened.text)
         assert sorted(hand.cards) == dealt_hand(deal) and hand.version == 1
@@ -150,17 +144,16 @@ async def test_a_hearts_deal_link_or_daily_is_stored_at_its_first_action(room, p
         assert (await pass_first_three(browser, hand)).status_code == 200
         stored = await room.state.store.get(session_of(room, browser), hand.game_id)
         assert stored.version == 2 and stored.state["deal"] == deal
-        assert HeartsMatch.from_json(stored.state).one_hand == (path == "/hearts/daily")
+        assert HeartsMatch.from_json(stored.state).last_hand is None
         current = await room.state.store.current(session_of(room, browser), "hearts")
         assert current.game_id == hand.game_id
         await plays_on(browser, hand)
 
 
-@pytest.mark.parametrize("path", [f"/heart-to-heart/deal/{H2H_DEAL}", "/heart-to-heart/daily"])
-async def test_a_heart_to_heart_deal_link_or_daily_is_stored_at_its_first_action(room, path):
-    deal = H2H_DEAL if "deal/" in path else today_code(room, HEART_TO_HEART)
+async def test_a_heart_to_heart_deal_link_is_stored_at_its_first_action(room):
+    deal = H2H_DEAL
     async with browsers(room)() as browser:
-        page = (await browser.get(path, follow_redirects=True)).text
+        page = (await browser.get(f"/heart-to-heart/deal/{H2H_DEAL}", follow_redirects=True)).text
         assert f'data-info="deal">{deal}<' in page
         game_id, version = h2h_board(page)
         assert written(room) == 0

@@ -143,7 +143,7 @@ async def every_get_path(client: httpx.AsyncClient) -> list[str]:
             hearts_route = route.path.startswith(("/hearts", "/api/hearts"))
             paths.append(route.path.format(
                 game_id=hearts if hearts_route else h2h, table_id=table["table_id"],
-                code="HT1-N-AAAAAAB" if hearts_route else "HH1-W-AAAAAAM",
+                code="HT1-N-AAAAAAB" if hearts_route else "HH1-W-AAAAAAM", day="2026-01-01",
             ))
     return paths
 

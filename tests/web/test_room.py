@@ -182,7 +182,7 @@ def test_the_match_over_headline_is_the_players_own_result(totals, winner, headl
     tr = translator("en")
     view = SimpleNamespace(phase="match_over", hand_number=1, hand_scores=[], totals=totals,
                            moon=None, winner=winner, deal="HT1-N-AAAAAAB")
-    end = end_of_hand(view, seat_names(tr), tr)
+    end = end_of_hand(view, seat_names(tr), tr, "/hearts/deal/HT1-N-AAAAAAB/results")
     assert (end.headline, end.second_line) == (headline, second)
 
 

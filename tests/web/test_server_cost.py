@@ -17,6 +17,7 @@ from app.rules.heart_to_heart import HeartToHeartGame
 from app.rules.hearts import HeartsMatch
 from app.store import SECONDS_PER_DAY
 from app.web.compression import COMPRESS_MIN
+from app.web.results import without_marks
 from app.web.session import COOKIE_NAME, SessionMiddleware
 from tests.reliability.cardroom_pages import H2H_STALE, HX, h2h_board
 
@@ -140,13 +141,13 @@ def another_request_first(store, change: Callable[[dict], dict]) -> Iterator[lis
 
 
 def drawn(state: dict) -> dict:
-    game = HeartToHeartGame.from_json(state)
+    game = HeartToHeartGame.from_json(without_marks(state))  # an API game carries its mark
     game.tap("stock")
     return game.to_json()
 
 
 def undone(state: dict) -> dict:
-    game = HeartToHeartGame.from_json(state)
+    game = HeartToHeartGame.from_json(without_marks(state))
     game.undo()
     return game.to_json()
 

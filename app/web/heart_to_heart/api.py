@@ -94,7 +94,7 @@ def state_json(loaded: LoadedGame, options: Options, message: str | None = None)
     outlined, dimmed = game.placement_masks() if options.placement_help else (0, 0)
     selected, top = game.selected, game.waste_top
     return orjson.dumps({
-        **game_fields(stored, game.deal),
+        **game_fields(stored, service.shown_deal(loaded)),
         "status": game.status,
         "score": game.score,
         "moves": game.moves,
@@ -134,7 +134,8 @@ async def api_action(
     options = Options.of(visit.profile)
     try:
         turn = await service.apply_action(
-            visit.store, visit.session_id, game_id, version, action, timing, visit.latest_games
+            visit.store, visit.session_id, game_id, version, action, timing, visit.latest_games,
+            via_api=True,
         )
     except StaleVersion as stale:
         return api_stale(game_state(stale.current, options), visit.lang)

@@ -36,6 +36,7 @@ from app.web.pieces import (
     render_all,
     render_once,
 )
+from app.web.results import daily_of
 
 TEMPLATE = "heart_to_heart/_pieces.html"
 HEART_NAMES = tuple(f"p{pos}" for pos in range(HEART_SIZE))
@@ -46,11 +47,12 @@ WHOLE_HEART_OVER = HEART_SIZE // 2
 
 def build_board(
     game: HeartToHeartGame, version: int, undo_url: str, options: Options, lang: str,
-    *, static: bool = False,
+    *, static: bool = False, results: str | None = None,
 ) -> Pieces:
-    """The board's pieces; ``static`` draws pictures instead of controls (the examples)."""
+    """The board's pieces; ``static`` draws pictures instead of controls (the examples);
+    ``results``: the URL of the game's results board, for the dialog at its end."""
     help = placement(game, options)
-    sides = side_pieces(game, version, undo_url, help, lang, static=static)
+    sides = side_pieces(game, version, undo_url, help, lang, static=static, results=results)
     return with_heart(game, help, sides, lang, static=static)
 
 
@@ -106,7 +108,7 @@ def heart_piece(
 
 def side_pieces(
     game: HeartToHeartGame, version: int, undo_url: str, help: Help, lang: str,
-    *, static: bool = False,
+    *, static: bool = False, results: str | None = None,
 ) -> Pieces:
     """The pieces beside the heart: piles, info bar, version, buttons, dialog, help sets."""
     stock_count = game.stock_count
@@ -124,7 +126,7 @@ def side_pieces(
     else:
         dialog = Piece.of("end_dialog", undo_url=undo_url, status=status,
                           seconds=game.elapsed_seconds, moves=game.moves, can_undo=can_undo,
-                          deal=game.deal)
+                          results=results)
     return {
         # An empty stock shows whether tapping it turns the waste over. The stock is never
         # helped (drawing is always allowed).
@@ -175,7 +177,17 @@ def help_text(targets: int) -> str:
 
 def stored_board(loaded: LoadedGame, undo_url: str, options: Options, lang: str) -> Pieces:
     """``build_board`` of a stored game."""
-    return build_board(loaded.game, loaded.stored.version, undo_url, options, lang)
+    return build_board(loaded.game, loaded.stored.version, undo_url, options, lang,
+                       results=results_url(loaded))
+
+
+def results_url(loaded: LoadedGame) -> str:
+    """The results board of a stored game: its daily's (whose code stays secret), or its
+    code's."""
+    day = daily_of(loaded.stored.state)
+    if day is not None:
+        return f"/heart-to-heart/daily/{day.isoformat()}/results"
+    return f"/heart-to-heart/deal/{loaded.game.deal}/results"
 
 
 def stored_sides(
@@ -183,7 +195,8 @@ def stored_sides(
 ) -> tuple[Help, Pieces]:
     """``placement`` and ``side_pieces`` of a stored game."""
     help = placement(loaded.game, options)
-    return help, side_pieces(loaded.game, loaded.stored.version, undo_url, help, lang)
+    return help, side_pieces(loaded.game, loaded.stored.version, undo_url, help, lang,
+                             results=results_url(loaded))
 
 
 def action_changes(

@@ -55,7 +55,6 @@ from app.web.heart_to_heart.service import LoadedGame, Options, UndoRefused
 from app.web.heart_to_heart.texts import deal_error_message, move_error, undo_refusal
 from app.web.i18n import heart_name, rank_word, translator
 from app.web.pieces import answer, status
-from app.web.profile import Profile
 from app.web.templating import page
 
 # The won game the examples page walks through (its line is the solver's).
@@ -148,12 +147,14 @@ def game_page(
     hint: assists.Hint | None = None,
 ) -> HTMLResponse:
     board = stored_board(loaded, undo_url(loaded.stored.game_id), options, lang)
+    deal = service.shown_deal(loaded)
     context = {
         "hint_marks": hint_marks(hint, lang),
         "game": loaded.game,
+        "deal": deal,
         "game_id": loaded.stored.game_id,
-        "share_url": request.app.state.settings.public_link(
-            request.app.url_path_for("heart_to_heart_deal", code=loaded.game.deal)
+        "share_url": deal and request.app.state.settings.public_link(
+            request.app.url_path_for("heart_to_heart_deal", code=deal)
         ),
         "options": options,
         "message": message,
@@ -320,16 +321,6 @@ async def deal_view(
         return game_page(request, current, Options.of(profile), lang, question=code)
     await service.replace_game(store, session_id, code)
     return to_game()
-
-
-def first_visit_page(
-    request: Request, code: str, session_id: str, profile: Profile, lang: str
-) -> Response:
-    """The page of ``code`` for a visit without a session cookie: not stored (the first action
-    stores it), and handed over to the game page (app/web/first_visit.py)."""
-    loaded = service.unstored_game(session_id, code)
-    response = game_page(request, loaded, Options.of(profile), lang)
-    return first_visit.hand_over(response, request, loaded.stored.game_id)
 
 
 @router.post("/deal/{code}", name="heart_to_heart_deal_accept")

@@ -99,6 +99,7 @@ async def lost_view(game_id: str, request: Request, visit: VisitDep) -> Response
         board = marked(board, lost.move)
     context = {
         "game": shown,
+        "deal": service.shown_deal(loaded),
         "game_id": game_id,
         "version": loaded.stored.version,
         "lost": lost,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from app.rules.deal_codes import CODE_SPACE, DealCode, parse_deal_code
 from app.rules.heart_to_heart import (
@@ -39,7 +40,14 @@ from app.web.games import (
 )
 from app.web.preferences import Options
 from app.web.profile import record_heart_to_heart_game, update_profile
-from app.web.results import heart_to_heart_row, record
+from app.web.results import (
+    VIA_API,
+    daily_of,
+    heart_to_heart_result,
+    marks_of,
+    record,
+    without_marks,
+)
 
 KIND = "heart_to_heart"
 # The clock is the server's (see play_time): a gap between two actions counts at most this
@@ -80,7 +88,7 @@ def load(stored: StoredGame) -> HeartToHeartGame:
     newer one, or damaged)."""
     try:
         # Our own store holds only what our to_json() wrote: no need to replay its history.
-        return HeartToHeartGame.from_json(stored.state, trusted=True)
+        return HeartToHeartGame.from_json(without_marks(stored.state), trusted=True)
     except StateError as error:
         raise GameUnreadable(f"game {stored.game_id}: {error}") from error
 
@@ -105,6 +113,12 @@ async def has_unfinished(store: GameStore, session_id: str) -> bool:
     return current is not None and is_unfinished(current.game)
 
 
+def shown_deal(loaded: LoadedGame) -> str | None:
+    """The game's code as the player may see it: None in a daily game (its board shows the
+    code once the day is over)."""
+    return None if daily_of(loaded.stored.state) is not None else loaded.game.deal
+
+
 def parse_code(text: str) -> str:
     """The deal code ``text`` names, in its standard form; raises DealCodeError."""
     return str(parse_deal_code(text, GAME, VARIANTS))
@@ -125,9 +139,12 @@ def random_code(variant: str) -> str:
             return code
 
 
-async def replace_game(store: GameStore, session_id: str, code: str) -> LoadedGame:
-    """Make ``code`` the current game; a game it replaces that was played but not won counts
-    as a game played (and ends the winning streak)."""
+async def replace_game(
+    store: GameStore, session_id: str, code: str, marks: dict[str, Any] | None = None
+) -> LoadedGame:
+    """Make ``code`` the current game (with results ``marks``: a daily's, app/web/results.py);
+    a game it replaces that was played but not won counts as a game played (and ends the
+    winning streak)."""
     current = await readable_current(store, session_id)
     old = None if current is None else current.game
     if old is not None and is_unfinished(old):
@@ -136,10 +153,13 @@ async def replace_game(store: GameStore, session_id: str, code: str) -> LoadedGa
             assisted=old.assisted,
         )
     game = new_game(code)
-    stored = await store.create(session_id, KIND, game.to_json())
-    if old is not None and is_unfinished(old):
+    stored = await store.create(session_id, KIND, {**game.to_json(), **(marks or {})})
+    if current is not None and is_unfinished(current.game):
         # Given up: it counts on its deal's results with the cards it left.
-        await record(store, session_id, KIND, old.deal, heart_to_heart_row(old), stored.updated_at)
+        await record(
+            store, session_id, KIND, current.game.deal, current.stored.state,
+            heart_to_heart_result(current.game), stored.updated_at,
+        )
     return Loaded(stored, game)
 
 
@@ -233,6 +253,7 @@ async def apply_action(
     action: Action,
     timing: Timing,
     latest: LatestGames | None = None,
+    via_api: bool = False,
 ) -> HeartToHeartTurn:
     """Apply ``action`` to this session's game held at ``version`` and store it by
     compare-and-set. An action that changes nothing stores nothing.
@@ -240,7 +261,9 @@ async def apply_action(
     ``version`` None (an API client that did not say) means the game as it is when this
     action's turn comes: when another request changes it first, the action is applied again to
     what that request stored (app/web/games.py, until_applied). With ``latest``, the game this
-    process stored at ``version`` is taken from it instead of read back (see LatestGames)."""
+    process stored at ``version`` is taken from it instead of read back (see LatestGames).
+    ``via_api``: the action came through the JSON API (its result is ranked apart,
+    app/web/results.py)."""
 
     def applied(before: LoadedGame) -> tuple[HeartToHeartGame, TapResult]:
         """The action on a copy of ``before``'s game, its time counted (UndoError: refused)."""
@@ -251,7 +274,7 @@ async def apply_action(
     async def save(
         before: LoadedGame, game: HeartToHeartGame, result: TapResult
     ) -> HeartToHeartTurn | None:
-        saved = await commit(store, session_id, before.stored, game)
+        saved = await commit(store, session_id, before.stored, game, via_api)
         if saved is None:  # another tab, a double tap or another instance changed it first
             return None
         after = Loaded(saved, game)
@@ -289,16 +312,21 @@ async def apply_action(
 
 
 async def commit(
-    store: GameStore, session_id: str, stored: StoredGame, game: HeartToHeartGame
+    store: GameStore, session_id: str, stored: StoredGame, game: HeartToHeartGame,
+    via_api: bool,
 ) -> StoredGame | None:
-    """Store ``game`` (changed from ``stored``): what was stored, or None when another request
-    changed it first. A won game is final, so only the request whose change won it gets here
-    with a win: that one counts it."""
-    saved = await store.compare_and_set(session_id, stored.game_id, stored.version, game.to_json())
+    """Store ``game`` (changed from ``stored``, its results marks carried on): what was stored,
+    or None when another request changed it first. A won game is final, so only the request
+    whose change won it gets here with a win: that one counts it."""
+    state = game.to_json() | marks_of(stored.state) | ({VIA_API: True} if via_api else {})
+    saved = await store.compare_and_set(session_id, stored.game_id, stored.version, state)
     if saved is not None and game.is_won:
         await record_heart_to_heart_game(
             store, session_id, won=True, seconds=game.elapsed_seconds, moves=game.moves,
             assisted=game.assisted,
         )
-        await record(store, session_id, KIND, game.deal, heart_to_heart_row(game), saved.updated_at)
+        await record(
+            store, session_id, KIND, game.deal, saved.state, heart_to_heart_result(game),
+            saved.updated_at,
+        )
     return saved

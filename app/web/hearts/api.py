@@ -125,7 +125,7 @@ async def api_action(
     try:
         turn = await service.apply_action(
             visit.store, visit.session_id, game_id, version, action,
-            dealer(request, visit.clock()), help,
+            dealer(request, visit.clock()), help, via_api=True,
         )
     except StaleVersion as stale:
         return api_stale(match_state(stale.current, lang), lang)

@@ -15,6 +15,7 @@ from app.web.games import Loaded, StaleVersion
 from app.web.hearts import service
 from app.web.hearts.service import LoadedMatch
 from app.web.hearts.thinking import THINKING
+from app.web.results import marks_of
 
 
 def hint_cards(view: HeartsView) -> int:
@@ -42,7 +43,8 @@ async def ask(
     if cards and not loaded.game.assisted:
         match = loaded.game.copy()
         match.mark_assisted()
-        state = service.state_of(match, service.is_hidden(loaded.stored))
+        marks = marks_of(loaded.stored.state)
+        state = service.state_of(match, service.is_hidden(loaded.stored), marks=marks)
         saved = await store.compare_and_set(session_id, game_id, loaded.stored.version, state)
         if saved is None:  # another request changed the match first
             raise StaleVersion(await service.owned(store, session_id, game_id))

@@ -7,7 +7,6 @@ applies it and the bots' answer; the page answers with the pieces of the table t
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import cache, lru_cache
 
 from fastapi import APIRouter, Request
@@ -173,20 +172,9 @@ def parse_code(text: str, tr: Translator) -> DealCode:
         raise PageError(400, message, title=title) from exc
 
 
-def first_visit_page(
-    request: Request, deal: str, session_id: str, lang: str, clock: Callable[[], float]
-) -> HTMLResponse:
-    """The page of ``deal`` for a visit without a session cookie: not stored (the first action
-    stores it), and handed over to /hearts (app/web/first_visit.py)."""
-    game_id = unstored_id(session_id, deal)
-    loaded = service.unstored_match(session_id, game_id, deal, dealer(request, clock()))
-    return first_visit.hand_over(hearts_page(request, loaded, lang), request, game_id)
-
-
 @router.get("/deal/{code}", response_class=HTMLResponse, name="hearts_deal")
 async def hearts_deal(
-    request: Request, code: str, store: StoreDep, session_id: SessionId, lang: Lang,
-    clock: ClockDep,
+    request: Request, code: str, store: StoreDep, session_id: SessionId, lang: Lang
 ) -> Response:
     deal = parse_code(code, translator(lang))
     if first_visit.is_new_session(request):
@@ -197,16 +185,16 @@ async def hearts_deal(
         if service.shown_deal(current) == str(deal):  # a secret code is no shortcut
             return to_game()
         return hearts_page(request, current, lang, ask_deal=deal)
-    await service.new_match(store, session_id, deal, one_hand=service.is_daily(deal, clock()))
+    await service.new_match(store, session_id, deal)
     return to_game()
 
 
 @router.post("/deal/{code}", name="hearts_deal_replace")
 async def hearts_deal_replace(
-    code: str, store: StoreDep, session_id: SessionId, lang: Lang, clock: ClockDep
+    code: str, store: StoreDep, session_id: SessionId, lang: Lang
 ) -> Response:
     deal = parse_code(code, translator(lang))
-    await service.new_match(store, session_id, deal, one_hand=service.is_daily(deal, clock()))
+    await service.new_match(store, session_id, deal)
     return to_game()
 
 

@@ -50,7 +50,6 @@ from app.rules.hearts import (
     parse_match_code,
 )
 from app.store import SECONDS_PER_DAY, GameStore, GameUnreadable, StoredGame, Unreadable
-from app.web.daily_codes import HEARTS, daily_date
 from app.web.games import (
     Loaded,
     StaleVersion,
@@ -67,14 +66,20 @@ from app.web.hearts.autoplay import Helped
 from app.web.hearts.thinking import THINKING
 from app.web.preferences import PlayHelp
 from app.web.profile import record_hearts_match, record_hearts_queen
+from app.web.results import (
+    VIA_API,
+    daily_of,
+    hearts_daily_result,
+    hearts_first_hand_result,
+    marks_of,
+    moon_of,
+)
 from app.web.results import record as record_result
 
 KIND = "hearts"
 HIDDEN = "deal_hidden"
 CLAIMED = "claimed"
 NOT_FOUND = "This Hearts match does not exist here."
-MOON_SCORE = 26
-JACK_VALUE = -10  # the J♦ under Omnibus
 
 LoadedMatch = Loaded[HeartsMatch]
 
@@ -93,13 +98,16 @@ class Seen:
     view: HeartsView
     undo_available: bool
     dimmed_refusal: HeartsError | None = None  # why the dimmed cards of the hand cannot be played
+    daily: str | None = None  # the daily deal's date ("2026-11-30") the match plays, if any
 
     @classmethod
     def of(cls, loaded: LoadedMatch) -> Seen:
         stored, match = loaded.stored, loaded.game
         view = match.view(HUMAN)
+        day = daily_of(stored.state)
         return cls(
-            stored.game_id, stored.version, view, match.undo_available, dimmed_refusal(match, view)
+            stored.game_id, stored.version, view, match.undo_available,
+            dimmed_refusal(match, view), None if day is None else day.isoformat(),
         )
 
 
@@ -212,11 +220,6 @@ UNSTORED_DAYS = 2
 _SECRET_TAIL = re.compile(r"([ENH])-(\d{1,9})")
 
 
-def is_daily(deal: DealCode, now: float) -> bool:
-    """A daily deal's code is played as its one hand, by whoever opens it."""
-    return daily_date(HEARTS, str(deal), now) is not None
-
-
 def secret_deal(dealer: Dealer, session_id: str, game_id: str, level: str) -> DealCode:
     """The deal of the page's random match ``game_id``: a long code, from an HMAC under the
     server's key (256 bits, reduced to the code's 131: the bias is below 2**-124)."""
@@ -237,7 +240,7 @@ def unstored_match(session_id: str, game_id: str, tail: str, dealer: Dealer) -> 
     secret = _SECRET_TAIL.fullmatch(tail)
     if secret is None:
         code = parse_match_code(tail)
-        match = HeartsMatch.new(code, one_hand=is_daily(code, dealer.now))
+        match = HeartsMatch.new(code)
     else:
         if not 0 <= dealer.day - int(secret[2]) < UNSTORED_DAYS:
             raise DealCodeError("expired", "This match was never played and its day is over.")
@@ -294,10 +297,14 @@ def random_code(level: str) -> DealCode:
     return DealCode(GAME, level, secrets.randbelow(LONG_CODE_SPACE), long=True)
 
 
-def state_of(match: HeartsMatch, hidden: bool, claimed: bool = False) -> dict[str, Any]:
-    """What the store keeps of ``match``: the rules' JSON, whether its code is secret, and
-    whether the action that stored it ended in a claim."""
+def state_of(
+    match: HeartsMatch, hidden: bool, claimed: bool = False, marks: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """What the store keeps of ``match``: the rules' JSON, whether its code is secret,
+    whether the action that stored it ended in a claim, and its results marks
+    (app/web/results.py)."""
     state = match.to_json()
+    state.update(marks or {})
     if hidden:
         state[HIDDEN] = True
     if claimed:
@@ -316,23 +323,35 @@ def is_hidden(stored: StoredGame) -> bool:
 
 
 def shown_deal(loaded: LoadedMatch) -> str | None:
-    """The match's code as the player may see it: None while a secret one is being played."""
+    """The match's code as the player may see it: None while a secret one is being played,
+    and always in a daily match (its board shows it once the day is over)."""
+    if daily_of(loaded.stored.state) is not None:
+        return None
     if is_hidden(loaded.stored) and loaded.game.phase != "match_over":
         return None
     return loaded.game.deal
 
 
 async def new_match(
-    store: GameStore, session_id: str, code: DealCode, *, one_hand: bool = False,
-    hidden: bool = False, rules: HeartsRules | None = None,
+    store: GameStore, session_id: str, code: DealCode, *, last_hand: int | None = None,
+    hidden: bool = False, marks: dict[str, Any] | None = None, rules: HeartsRules | None = None,
 ) -> LoadedMatch:
     """Store a new match as this session's current one (the bots lead when they must); a
-    ``one_hand`` match is over after its first hand (a daily deal); ``hidden``: its code stays
-    secret until the match is over; ``rules``: house rules in place of the code's."""
-    match = HeartsMatch.new(code, one_hand=one_hand, rules=rules)
+    ``last_hand`` match is over after that hand (a daily deal); ``hidden``: its code stays
+    secret until the match is over; ``marks``: its results marks (a daily's); ``rules``: house
+    rules in place of the code's. A daily match it replaces unfinished is given up: recorded on
+    its board as it stands."""
+    current = await readable_current(store, session_id)
+    if current is not None and is_unfinished(current) and daily_of(current.stored.state):
+        await record_result(
+            store, session_id, KIND, current.game.deal, current.stored.state,
+            hearts_daily_result(current.game), current.stored.updated_at,
+        )
+    match = HeartsMatch.new(code, last_hand=last_hand, rules=rules)
     async with THINKING.turn_of(session_id):
         await THINKING.run(play_bots, match)
-    return Loaded(await store.create(session_id, KIND, state_of(match, hidden)), match)
+    state = state_of(match, hidden, marks=marks)
+    return Loaded(await store.create(session_id, KIND, state), match)
 
 
 async def new_random_match(
@@ -368,7 +387,7 @@ async def current_match(
 
 async def apply_action(
     store: GameStore, session_id: str, game_id: str, version: int | None, action: Action,
-    dealer: Dealer, help: PlayHelp | None = None,
+    dealer: Dealer, help: PlayHelp | None = None, via_api: bool = False,
 ) -> HeartsTurn:
     """Apply ``action`` (and the bots' answer) to this session's match held at ``version``
     and store it by compare-and-set; a page's match not stored yet is stored first.
@@ -377,7 +396,8 @@ async def apply_action(
     action's turn comes: when another request changes it first, the action (and the bots'
     answer) is applied again to what that request stored (app/web/games.py, until_applied).
     ``help``: the player's play-it-for-me settings, for the actions they follow
-    (app/web/hearts/autoplay.py).
+    (app/web/hearts/autoplay.py). ``via_api``: the action came through the JSON API (its
+    result is ranked apart, app/web/results.py).
 
     The version is checked before the bots think, and again after waiting for this session's
     turn in progress, if any (app/web/hearts/thinking.py): a stale request costs no search.
@@ -403,9 +423,10 @@ async def apply_action(
             except (HeartsError, CardError) as error:
                 raise MoveRefused(error, loaded) from error
             claimed = helped is not None and helped.claimed
+            marks = marks_of(loaded.stored.state) | ({VIA_API: True} if via_api else {})
             saved = await store.compare_and_set(
                 session_id, game_id, loaded.stored.version,
-                state_of(match, is_hidden(loaded.stored), claimed),
+                state_of(match, is_hidden(loaded.stored), claimed, marks),
             )
         if saved is None:  # another request or process changed the match first
             return None
@@ -418,7 +439,8 @@ async def apply_action(
 async def record_turn(
     store: GameStore, session_id: str, before: Seen, match: HeartsMatch, saved: StoredGame
 ) -> None:
-    """Count what the stored action ended: a hand, the match, the deal's first hand."""
+    """Count what the stored action ended: a hand, the match, and a result: a daily's whole
+    match, or else the deal's first hand (a code's board)."""
     was_over = before.view.phase == "match_over"
     # A hand ends after a play, or after the moon's choice under the shooter's-choice rule.
     was_playing = before.view.phase in ("playing", "moon")
@@ -426,30 +448,18 @@ async def record_turn(
         await record_hand(store, session_id, match)
     if match.phase == "match_over" and not was_over:
         await record(store, session_id, match)
-    if not before.view.hand_scores and match.phase in ("hand_over", "match_over"):
-        # A deal's result in Hearts is its first hand.
-        row = first_hand_row(match)
-        await record_result(store, session_id, KIND, match.deal, row, saved.updated_at)
-
-
-def moon_of(scores: tuple[int, ...]) -> int | None:
-    """Who shot the moon in a scored hand. Added to the others, the moon gives each of them 26
-    (16 with the J♦ under Omnibus), which no three seats reach otherwise: the points of a hand
-    are 26 in all. Subtracted, it leaves the shooter at −26 or below, and no J♦ or bonus goes
-    below −10 otherwise."""
-    for seat, score in enumerate(scores):
-        if score <= -MOON_SCORE:
-            return seat
-    high = [seat for seat in range(len(scores)) if scores[seat] >= MOON_SCORE + JACK_VALUE]
-    if len(high) == len(scores) - 1:
-        return next(seat for seat in range(len(scores)) if seat not in high)
-    return None
-
-
-def first_hand_row(match: HeartsMatch) -> dict[str, Any]:
-    """The first hand's result, for the deal's results board."""
-    scores = match.view(HUMAN).hand_scores[0]
-    return {"points": scores[HUMAN], "moon": moon_of(scores) == HUMAN, "assisted": match.assisted}
+        if daily_of(saved.state) is not None:
+            result = hearts_daily_result(match)
+            await record_result(
+                store, session_id, KIND, match.deal, saved.state, result, saved.updated_at
+            )
+    if daily_of(saved.state) is None and not before.view.hand_scores and match.phase in (
+        "hand_over", "match_over"
+    ):
+        result = hearts_first_hand_result(match)
+        await record_result(
+            store, session_id, KIND, match.deal, saved.state, result, saved.updated_at
+        )
 
 
 async def record_hand(store: GameStore, session_id: str, match: HeartsMatch) -> None:

@@ -90,7 +90,7 @@ class EndOfHand:
     moon_line: str
     winner: int | None
     headline: str  # the match's end: the player's own result first ("" after a hand)
-    deal: str | None = None  # once the match is over: its code, for the results link
+    results: str | None = None  # once the match is over: its board's URL
     places: tuple[Place, ...] = ()  # at the match's end: every seat, best first
     second_line: str = ""  # under the headline: the player's points, or who won
     rules: str = ""  # the house rules in a short line ("" for the classic rules)
@@ -174,11 +174,12 @@ def trick_line(winner: int, points: int, names: tuple[str, ...], tr: Translator)
 
 
 def end_of_hand(
-    view: HeartsView, names: tuple[str, str, str, str], tr: Translator, rules: str = ""
+    view: HeartsView, names: tuple[str, str, str, str], tr: Translator, results: str,
+    rules: str = "",
 ) -> EndOfHand | None:
     """The dialog at the end of a hand or of the match, or the question to the player who
-    shot the moon under the shooter's-choice rule (phase "moon"); ``rules``: the house rules
-    in a line, "" for the classic ones."""
+    shot the moon under the shooter's-choice rule (phase "moon"); ``results``: the URL of the
+    match's results board; ``rules``: the house rules in a line, "" for the classic ones."""
     if view.phase not in ENDS:
         return None
     rows = tuple(
@@ -200,7 +201,7 @@ def end_of_hand(
         winner_line = line(
             view.winner, tr.gettext("You win the match!"), tr.gettext("%(seat)s wins the match.")
         )
-        if view.winner is None:  # a tie (a one-hand match, a daily deal, may end so)
+        if view.winner is None:  # a tie (a daily, over after four hands, may end so)
             winner_line = tr.gettext("A tie for the fewest points.")
         places = places_of(view.totals, names)
         mine = next(p for p in places if p.seat == HUMAN)
@@ -218,7 +219,7 @@ def end_of_hand(
             headline, second_line = your_place, winner_line
     return EndOfHand(
         view.phase, view.hand_number, names, rows, view.totals, view.moon, moon_line,
-        view.winner, headline, view.deal if view.phase == "match_over" else None,
+        view.winner, headline, results if view.phase == "match_over" else None,
         places, second_line, rules,
     )
 
@@ -269,10 +270,15 @@ def table_pieces(
         "bar", phase=phase, pass_label=pass_button, urls=urls,
         extra=(("undo_available", seen.undo_available), ("has_last_trick", has_last)),
     )
-    replay = urls.replay if phase == "match_over" else None
+    # A daily match's code stays secret: its board shows it once the day is over.
+    replay = urls.replay if phase == "match_over" and seen.daily is None else None
+    if seen.daily is None:
+        results = f"/hearts/deal/{view.deal}/results"
+    else:
+        results = f"/hearts/daily/{seen.daily}/results"
     # The rules are put in words only for the dialog at a hand's end, not at every play.
     over = phase in ENDS and view.rules != SEED_RULES
-    end = end_of_hand(view, names, tr, rules_summary(view.rules, tr) if over else "")
+    end = end_of_hand(view, names, tr, results, rules_summary(view.rules, tr) if over else "")
     pieces["ht-dialog"] = Piece.of("dialog", end=end, next_url=urls.next,
                                    review_url=urls.review, replay=replay, urls_moon=urls.moon)
     if phase == "playing":  # the bar is the same but for these two buttons
