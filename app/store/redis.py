@@ -33,6 +33,7 @@ from urllib.parse import urlsplit
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
+from app.metrics import STORE_ERRORS
 from app.store import (
     MAX_RESULTS,
     SECONDS_PER_DAY,
@@ -176,6 +177,7 @@ async def _errors() -> AsyncIterator[None]:
     try:
         yield
     except RedisError as exc:
+        STORE_ERRORS.labels("redis").inc()
         raise StoreError(f"Redis store: {exc}") from exc
 
 

@@ -12,6 +12,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
+from app.metrics import GAMES_FINISHED, GAMES_STARTED
 from app.rules.deal_codes import CODE_SPACE, DealCode, parse_deal_code
 from app.rules.heart_to_heart import (
     GAME,
@@ -137,6 +138,7 @@ async def replace_game(store: GameStore, session_id: str, code: str) -> LoadedGa
         )
     game = new_game(code)
     stored = await store.create(session_id, KIND, game.to_json())
+    GAMES_STARTED.labels(KIND).inc()
     if old is not None and is_unfinished(old):
         # Given up: it counts on its deal's results with the cards it left.
         await record(store, session_id, KIND, old.deal, heart_to_heart_row(old), stored.updated_at)
@@ -296,6 +298,7 @@ async def commit(
     with a win: that one counts it."""
     saved = await store.compare_and_set(session_id, stored.game_id, stored.version, game.to_json())
     if saved is not None and game.is_won:
+        GAMES_FINISHED.labels(KIND).inc()
         await record_heart_to_heart_game(
             store, session_id, won=True, seconds=game.elapsed_seconds, moves=game.moves,
             assisted=game.assisted,

@@ -13,6 +13,7 @@ import contextlib
 import logging
 from collections.abc import Callable
 
+from app.metrics import LIVE_TABLES, OPEN_STREAMS
 from app.store import GameStore, StoreError
 from app.web.hearts.tables.service import Presence, Waits
 
@@ -31,6 +32,8 @@ class OpenStreams:
     async def opened(self, table_id: str, stream: str, seat: int | None) -> None:
         """A stream of ``seat`` (None: a watcher's) opened here."""
         self._streams.setdefault(table_id, {})[stream] = seat
+        OPEN_STREAMS.inc()
+        LIVE_TABLES.set(len(self._streams))
         if seat is not None:
             await self._store.table_streams_seen([(table_id, seat, stream)])
         await self._refresh([table_id])
@@ -39,10 +42,12 @@ class OpenStreams:
 
     async def closed(self, table_id: str, stream: str, seat: int | None) -> None:
         streams = self._streams.get(table_id, {})
-        streams.pop(stream, None)
+        if streams.pop(stream, False) is not False:
+            OPEN_STREAMS.dec()
         if not streams:
             self._streams.pop(table_id, None)
             self._presence.pop(table_id, None)
+        LIVE_TABLES.set(len(self._streams))
         if seat is not None:
             await self._store.table_stream_closed(table_id, seat, stream)
         if streams:
