@@ -133,6 +133,56 @@ class Table:
             person.view = answer.json()
 
 
+async def play_table(
+    base_urls: tuple[str, str], stats: Stats, rng: random.Random, think: tuple[float, float],
+    clients: list[httpx.AsyncClient], bot_level: str = "normal",
+    table_urls: list[str] | None = None,
+) -> None:
+    """One table, its two people each on their own base URL (two instances: the events cross
+    from one to the other), played until ``stats.counting_until``; their clients go in
+    ``clients``, for the caller to close, and the table's API URL in ``table_urls``."""
+
+    def person(base_url: str) -> Person:
+        made = Person(browser(base_url), browser(base_url))
+        clients.extend((made.client, made.stream))
+        return made
+
+    people = [person(base_urls[0]), person(base_urls[1])]
+    created = await people[0].client.post(
+        "/api/hearts/tables", json={"bot_level": bot_level, "turn_seconds": None, "name": "A"}
+    )
+    url = f"/api/hearts/tables/{created.json()['table_id']}"
+    if table_urls is not None:
+        table_urls.append(url)
+    await people[1].client.post(f"{url}/seats", json={"seat": 2, "name": "B"})
+    for p in people:
+        p.url = url
+        # The stream is the same browser on a second connection, as EventSource is.
+        p.stream.cookies = p.client.cookies
+    table = Table(people, stats)
+    listeners = [asyncio.create_task(table.listen(p, n)) for n, p in enumerate(people)]
+    await people[0].client.post(f"{url}/start")
+
+    async def seat(n: int) -> None:
+        while time.monotonic() < stats.counting_until:
+            try:
+                await table.move(n, people[n], rng, think)
+            except httpx.HTTPError as error:
+                stats.error(f"{type(error).__name__}: {error}")
+
+    try:
+        await asyncio.wait_for(
+            asyncio.gather(seat(0), seat(1)), stats.counting_until - time.monotonic() + 30
+        )
+    except TimeoutError:
+        pass
+    finally:
+        for task in listeners:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, httpx.HTTPError):
+                await task
+
+
 async def run_config(
     server: Served, tables: int, seconds: float, ramp: float, think: tuple[float, float], seed: int
 ) -> tuple[Stats, float]:
@@ -141,46 +191,10 @@ async def run_config(
     rng = random.Random(seed)
     clients: list[httpx.AsyncClient] = []
 
-    def person() -> Person:
-        made = Person(browser(server.base_url), browser(server.base_url))
-        clients.extend((made.client, made.stream))
-        return made
-
     async def one(index: int) -> None:
         await asyncio.sleep(ramp * index / tables)
         own = random.Random(rng.random())
-        people = [person(), person()]
-        created = await people[0].client.post(
-            "/api/hearts/tables", json={"bot_level": "normal", "turn_seconds": None, "name": "A"}
-        )
-        url = f"/api/hearts/tables/{created.json()['table_id']}"
-        await people[1].client.post(f"{url}/seats", json={"seat": 2, "name": "B"})
-        for p in people:
-            p.url = url
-            # The stream is the same browser on a second connection, as EventSource is.
-            p.stream.cookies = p.client.cookies
-        table = Table(people, stats)
-        listeners = [asyncio.create_task(table.listen(p, n)) for n, p in enumerate(people)]
-        await people[0].client.post(f"{url}/start")
-
-        async def seat(n: int) -> None:
-            while time.monotonic() < stats.counting_until:
-                try:
-                    await table.move(n, people[n], own, think)
-                except httpx.HTTPError as error:
-                    stats.error(f"{type(error).__name__}: {error}")
-
-        try:
-            await asyncio.wait_for(
-                asyncio.gather(seat(0), seat(1)), stats.counting_until - time.monotonic() + 30
-            )
-        except TimeoutError:
-            pass
-        finally:
-            for task in listeners:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, httpx.HTTPError):
-                    await task
+        await play_table((server.base_url, server.base_url), stats, own, think, clients)
 
     cpu = 0.0
     try:
