@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import logging
 import re
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter
@@ -29,7 +31,6 @@ from app.web.session import SCOPE_KEY
 
 SANE_REQUEST_ID = re.compile(rb"[A-Za-z0-9._:\-]{1,64}")
 UNMATCHED = "unmatched"
-_INFO = 20  # logging.INFO
 
 router = APIRouter()
 
@@ -54,9 +55,15 @@ class ObserveMiddleware:
     def __init__(self, app: ASGIApp, *, metrics_on: bool) -> None:
         self.app = app
         self.metrics_on = metrics_on
+        # Read once: the level is set at start-up (app/logs.py) and asking costs every request.
+        self.access_log = ACCESS.isEnabledFor(logging.INFO)
         # Made ids: this process's random prefix and a count, unique without a call per request.
         self._prefix = secrets.token_hex(4)
         self._count = itertools.count(1)
+        # (method, route, status) -> the counter's and the histogram's own increments: found
+        # once, not through labels() on every request.
+        self._counted: dict[tuple[str, str, int], tuple[Callable[[], None],
+                                                         Callable[[float], None]]] = {}
 
     def request_id(self, scope: Scope) -> bytes:
         for key, value in scope["headers"]:
@@ -85,17 +92,24 @@ class ObserveMiddleware:
         try:
             await self.app(scope, receive, send_with_id)
         finally:
-            logged = ACCESS.isEnabledFor(_INFO)
-            if self.metrics_on or logged:
-                self.observed(scope, status, time.perf_counter() - start, logged)
+            if self.metrics_on or self.access_log:
+                self.observed(scope, status, time.perf_counter() - start)
             REQUEST_ID.reset(token)
 
-    def observed(self, scope: Scope, status: int, seconds: float, logged: bool) -> None:
+    def observed(self, scope: Scope, status: int, seconds: float) -> None:
         route, method = route_of(scope), scope["method"]
         if self.metrics_on:
-            metrics.REQUESTS.labels(method, route, str(status)).inc()
-            metrics.REQUEST_SECONDS.labels(method, route).observe(seconds)
-        if logged:
+            key = (method, route, status)
+            counted = self._counted.get(key)
+            if counted is None:
+                counted = self._counted[key] = (
+                    metrics.REQUESTS.labels(method, route, str(status)).inc,
+                    metrics.REQUEST_SECONDS.labels(method, route).observe,
+                )
+            count, observe = counted
+            count()
+            observe(seconds)
+        if self.access_log:
             session = scope.get(SCOPE_KEY)
             access: dict[str, Any] = {
                 "method": method, "route": route, "status": status,
