@@ -11,20 +11,30 @@ Run in-process (tests, benchmarks), logging is left as it is and there is no acc
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import logging
 import sys
+from collections.abc import Coroutine
 from contextvars import ContextVar
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import orjson
 
+T = TypeVar("T")
 LogFormat = Literal["text", "json"]
 
 REQUEST_ID: ContextVar[str] = ContextVar("request_id", default="-")
 ACCESS = logging.getLogger("app.access")
 
 TEXT_FORMAT = "%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s"
+
+
+def detached_task(work: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
+    """A task that outlives the request that happened to start it (a table's clock, a change
+    feed's reader): run outside that request's context, so its log lines name no request."""
+    return asyncio.create_task(work, context=contextvars.Context())
 
 
 class RequestIdFilter(logging.Filter):

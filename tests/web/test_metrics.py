@@ -5,8 +5,11 @@ template."""
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 import sqlite3
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -21,6 +24,7 @@ from tests.web.test_room import win_through_the_api
 from tests.web.test_server_cost import another_request_first, drawn
 
 Samples = dict[tuple[str, frozenset], float]
+DASHBOARD = Path(__file__).resolve().parents[2] / "docs" / "grafana-dashboard.json"
 
 
 @pytest.fixture
@@ -157,3 +161,14 @@ async def test_a_scrape_after_a_few_actions_finds_every_metric_moved(
         assert moved(before, after, "cardroom_games_started_total", game=game) == count, game
     for game in ("heart_to_heart", "hearts"):
         assert moved(before, after, "cardroom_games_finished_total", game=game) == 1, game
+
+
+async def test_the_sample_dashboard_asks_only_for_metrics_the_app_serves(client):
+    served = set(re.findall(r"^# TYPE (\w+) ", (await client.get("/metrics")).text, re.MULTILINE))
+    panels = json.loads(DASHBOARD.read_text())["panels"]
+    asked = {name for panel in panels for target in panel["targets"]
+             for name in re.findall(r"\bcardroom_\w+", target["expr"])}
+    assert asked
+    for name in asked:
+        family = re.sub(r"_(total|bucket|count|sum)$", "", name)
+        assert family in served or name in served, name

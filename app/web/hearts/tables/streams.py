@@ -15,6 +15,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from app.logs import detached_task
 from app.metrics import LIVE_TABLES, OPEN_STREAMS
 from app.rules.cards import card_text
 from app.store import GameStore, StoreError
@@ -84,7 +85,7 @@ class OpenStreams:
             await self._store.table_streams_seen([(table_id, seat, stream)])
         await self._refresh([table_id])
         if self._task is None or self._task.done():
-            self._task = asyncio.create_task(self._beat())
+            self._task = detached_task(self._beat())
 
     async def closed(self, table_id: str, stream: str, seat: int | None) -> None:
         streams = self._streams.get(table_id, {})
