@@ -25,8 +25,9 @@ log): solo players of both games (Hard bots for half the Hearts players, the oth
 with a hint at the start of each Heart to Heart game and the review of each Hearts hand; and
 tables of two people and two Hard bots, each person with the table's event stream open; on two
 uvicorn workers (SQLite) and on two instances sharing Redis (each table's people on different
-instances, so its events cross between them). Then the players double until the room breaks
-(an error, a refusal, or an action's p99 past BREAKS_AT_P99). Reported besides: p99 of an
+instances, so its events cross between them). Then the players and tables double until the
+room breaks (an error, a refusal, or an action's p99 past BREAKS_AT_P99), or, when it broke at
+once, halve until it holds. Reported besides: p99 of an
 action and of an event's delivery, server CPU per request, and memory per open event stream
 (STREAMS_PROBED more streams opened on the tables, the servers' resident memory before and
 after). Table spectators do not exist yet: none are simulated.
@@ -269,7 +270,7 @@ def flush(url: str) -> None:
 EVERYTHING_CONFIGS = "sqlite:2,redis:2"  # two workers on one SQLite file; two instances on Redis
 BREAKS_AT_P99 = 1.0  # seconds: an action slower than this at p99 is past what the room serves
 STREAMS_PROBED = 100
-DOUBLINGS = 3  # runs at most: the players, twice them, four times them
+RUNS = 4  # at most per deployment: the players given, then doubled (or halved) till it turns
 
 
 async def hint(player: HeartToHeartPlayer) -> None:
@@ -413,7 +414,7 @@ def solo_actions(stats: Stats) -> list[float]:
 
 def broken(run: Everything) -> bool:
     actions = solo_actions(run.solo)
-    return bool(run.solo.errors or run.tables.errors or run.solo.refused
+    return bool(run.solo.errors or run.tables.errors or run.solo.refused or run.tables.refused
                 or percentile(actions, 0.99) > BREAKS_AT_P99
                 or percentile(run.tables.actions, 0.99) > BREAKS_AT_P99)
 
@@ -425,7 +426,7 @@ def everything_row(config: str, players: int, tables: int, run: Everything) -> s
     load = Path("/proc/loadavg").read_text().split()[0]
     return (
         f"| {config} | {players} | {tables} | {requests} | {solo.errors + at_tables.errors} | "
-        f"{solo.refused} | {percentile(actions, 0.99) * 1e3:.0f} | "
+        f"{solo.refused + at_tables.refused} | {percentile(actions, 0.99) * 1e3:.0f} | "
         f"{percentile(solo.latencies.get('assist', []), 0.99) * 1e3:.0f} | "
         f"{percentile(at_tables.actions, 0.99) * 1e3:.0f} | "
         f"{percentile(at_tables.deliveries, 0.99) * 1e3:.0f} | "
@@ -449,7 +450,8 @@ def everything_main(arguments: argparse.Namespace) -> None:
     for config in (arguments.configs or EVERYTHING_CONFIGS).split(","):
         store, count = config.split(":")
         players, tables = arguments.players, arguments.tables
-        for _ in range(DOUBLINGS):
+        held: bool | None = None  # whether the first run held: then double, else halve
+        for _ in range(RUNS):
             with contextlib.ExitStack() as stack:
                 if store == "redis":
                     flush(arguments.redis)
@@ -471,9 +473,15 @@ def everything_main(arguments: argparse.Namespace) -> None:
             print(everything_row(deployment, players, tables, run), flush=True)
             for sample in (run.solo.error_samples + run.tables.samples)[:5]:
                 print(f"  error: {sample[:300]}")
-            if broken(run):
-                break
-            players, tables = players * 2, tables * 2
+            holds = not broken(run)
+            if held is None:
+                held = holds
+            elif holds != held:
+                break  # found where it turns
+            if held:
+                players, tables = players * 2, tables * 2
+            else:
+                players, tables = max(players // 2, 1), max(tables // 2, 1)
 
 
 def main(argv: list[str] | None = None) -> None:

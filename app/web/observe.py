@@ -94,7 +94,9 @@ class ObserveMiddleware:
         finally:
             if self.metrics_on or self.access_log:
                 self.observed(scope, status, time.perf_counter() - start)
-            REQUEST_ID.reset(token)
+        # Reset only when the app returned: the server's report of an exception, written
+        # after, names the request too (uvicorn runs each request in a task of its own).
+        REQUEST_ID.reset(token)
 
     def observed(self, scope: Scope, status: int, seconds: float) -> None:
         route, method = route_of(scope), scope["method"]
