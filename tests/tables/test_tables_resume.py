@@ -5,6 +5,8 @@ left out, and no event the client had."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from players import Player
 
@@ -83,3 +85,28 @@ async def test_a_stream_dropped_mid_trick_resumes_with_nothing_missed_or_repeate
     finally:
         await south.close()
         await north.close()
+
+
+async def test_a_last_event_id_that_is_no_version_counts_as_none(servers):
+    (url,) = servers("sqlite")
+    south = Player.at(url)
+    try:
+        created = await south.client.post("/api/hearts/tables", json={"turn_seconds": None})
+        south.table_id = created.json()["table_id"]
+        version = (await south.post("start")).json()["version"]
+        for sent in ("abc", "12.5", "99999999999999999999", str(version + 5)):
+            async with south.client.stream(
+                "GET", south.url("events"), headers={"last-event-id": sent}
+            ) as stream:
+                assert stream.status_code == 200, sent
+                lines = []
+                async for line in stream.aiter_lines():
+                    lines.append(line)
+                    if not line and any(x.startswith("data:") for x in lines):
+                        break
+            fields = dict(line.split(":", 1) for line in lines if line and ":" in line)
+            # The whole view, as on a first connection: its version for id, nothing replayed.
+            assert int(fields["id"]) == version, sent
+            assert json.loads(fields["data"])["played"] is None, sent
+    finally:
+        await south.close()
