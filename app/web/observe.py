@@ -58,7 +58,7 @@ class ObserveMiddleware:
         # Read once: the level is set at start-up (app/logs.py) and asking costs every request.
         self.access_log = ACCESS.isEnabledFor(logging.INFO)
         # Made ids: this process's random prefix and a count, unique without a call per request.
-        self._prefix = secrets.token_hex(4)
+        self._prefix = secrets.token_hex(4).encode()
         self._count = itertools.count(1)
         # (method, route, status) -> the counter's and the histogram's own increments: found
         # once, not through labels() on every request.
@@ -71,7 +71,7 @@ class ObserveMiddleware:
                 if SANE_REQUEST_ID.fullmatch(value):
                     return value
                 break
-        return b"%s-%x" % (self._prefix.encode(), next(self._count))
+        return b"%s-%x" % (self._prefix, next(self._count))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
