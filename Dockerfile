@@ -17,6 +17,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 WORKDIR /srv/cardroom
 COPY pyproject.toml setup.py ./
 COPY app ./app
+# Only what serving needs, as `make run` installs it (no dev extra; tests/ops checks both).
 # Editable, so the app finds templates/ and static/ beside it as in a checkout. The compiler
 # builds the Hard bot's C core (app/bots/_search.c) and leaves with the same layer.
 RUN apt-get update \
@@ -28,7 +29,7 @@ COPY static ./static
 COPY --from=assets /build/static/vendor ./static/vendor
 RUN useradd --create-home --uid 10001 cardroom \
  && mkdir -p data && chown cardroom:cardroom data
-USER cardroom
+USER 10001
 EXPOSE 8000
 # Several containers behind one balancer: set CARDROOM_STORE_URL=redis://… and one CARDROOM_SECRET_KEY.
 CMD ["uvicorn", "app.main:app", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers"]

@@ -2,19 +2,26 @@
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
+# Serving needs only the project's dependencies; the tests add the `dev` extra.
 INSTALLED := $(VENV)/.installed
+DEV_INSTALLED := $(VENV)/.installed-dev
 HTMX := static/vendor/htmx.min.js
 SWAGGER_UI := $(addprefix static/vendor/swagger-ui/,swagger-ui-bundle.js swagger-ui.css)
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: setup run test test-fast bench lint browser screenshots
+.PHONY: setup setup-dev run test test-fast bench lint browser screenshots
 
 setup: $(INSTALLED) $(HTMX) $(SWAGGER_UI)
+setup-dev: setup $(DEV_INSTALLED)
 
 # setup.py builds the Hard bot's C core (app/bots/_search.c) in place; a change to it rebuilds.
+# The Dockerfile installs the same way (`pip install -e .`; tests/ops checks it).
 $(INSTALLED): pyproject.toml setup.py app/bots/_search.c
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(DEV_INSTALLED): $(INSTALLED)
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $@
 
@@ -42,22 +49,22 @@ run: setup
 # browser's animations, a server's answer), not computing.
 XDIST := -n 4
 
-test: setup browser
+test: setup-dev browser
 	$(VENV)/bin/mypy
 	$(PY) -m pytest $(XDIST)
 
-test-fast: setup
+test-fast: setup-dev
 	$(PY) -m pytest $(XDIST) -m "not browser and not slow"
 
-lint: setup
+lint: setup-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 	$(PY) tests/i18n/catalog_check.py
 
-bench: setup
+bench: setup-dev
 	$(PY) -m bench
 
 # The README's pictures: the browser tests take them; this refreshes docs/screenshots from them.
-screenshots: setup browser
+screenshots: setup-dev browser
 	$(PY) -m pytest -m browser -q
 	cp test-results/screenshots/*.png docs/screenshots/

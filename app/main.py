@@ -8,9 +8,11 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from app import metrics
+from app.logs import configure_logging
 from app.settings import Settings
 from app.store import open_store
-from app.web import api_docs, daily, home, install, settings_routes, stats
+from app.web import api_docs, daily, home, install, observe, settings_routes, stats
 from app.web.compression import CompressionMiddleware
 from app.web.errors import install_error_handlers
 from app.web.games import LatestGames
@@ -58,6 +60,7 @@ def create_app(
     """The app; ``clock`` gives the time (seconds since the epoch) to the store and the pages,
     so tests can set it."""
     settings = settings or Settings()
+    configure_logging(settings.log_format)
     load_all()
 
     @asynccontextmanager
@@ -76,6 +79,7 @@ def create_app(
             await application.state.table_clock.stop()
             await application.state.store.close()
             THINKING.close()
+            metrics.process_ended()
 
     application = FastAPI(
         title="Cardroom",
@@ -90,10 +94,13 @@ def create_app(
     application.state.reviews = Reviews()
     for router in ROUTERS:
         application.include_router(router)
+    if settings.metrics:
+        application.include_router(observe.router)
     application.mount("/static", serve_static, name="static")
     install_error_handlers(application)
-    # Added last = outermost: security checks run before anything else, even the session; the
-    # rate limits need the session, and their answers are compressed like any other.
+    # Added last = outermost: after the request's id, security checks run before anything else,
+    # even the session; the rate limits need the session, and their answers are compressed like
+    # any other.
     if settings.rate_limit_scale:
         application.add_middleware(RateLimitMiddleware, scale=settings.rate_limit_scale)
     application.add_middleware(CompressionMiddleware)
@@ -101,6 +108,8 @@ def create_app(
         SessionMiddleware, secret_key=settings.secret_key, secure=settings.secure_cookies
     )
     application.add_middleware(SecurityMiddleware)
+    # Outermost: the request id is set before anything logs, and every answer is counted.
+    application.add_middleware(observe.ObserveMiddleware, metrics_on=settings.metrics)
     return application
 
 

@@ -10,6 +10,8 @@ from urllib.parse import urlsplit
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from app.logs import LogFormat
+
 # The key is made once and kept here, so sessions survive restarts without any set-up.
 SECRET_KEY_FILE = Path("data") / "secret_key"
 # A shorter key could be guessed, and then anyone could sign a cookie naming any session.
@@ -68,6 +70,10 @@ class Settings(BaseSettings):
     # Multiplies every rate-limit budget (app/web/limits.py); 0 turns the limits off, for a
     # proxy in front that limits already, or many players behind one address.
     rate_limit_scale: float = Field(default=1.0, ge=0, allow_inf_nan=False)
+    # /metrics in Prometheus' format (app/metrics.py); off, it is a 404 and requests are not
+    # timed. Logs: "text" lines for a person at a terminal, "json" for a log collector.
+    metrics: bool = False
+    log_format: LogFormat = "text"
 
     @field_validator("secret_key")
     @classmethod

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import httpx
 
-from bench.load import REDIS_URL, flush, percentile
+from bench.load import BUSY_RETRIES, REDIS_URL, flush, percentile
 from bench.web import Served, browser, serve
 
 CONFIGS = "sqlite:1,sqlite:2,redis:1,redis:2"
@@ -35,6 +35,7 @@ class Stats:
     deliveries: list[float] = field(default_factory=list)
     errors: int = 0
     resent: int = 0
+    refused: int = 0  # answers 503 (the bots' queue), sent again after Retry-After
     samples: list[str] = field(default_factory=list)
 
     def counts(self, started: float) -> bool:
@@ -44,6 +45,24 @@ class Stats:
         self.errors += 1
         if len(self.samples) < 5:
             self.samples.append(what)
+
+
+async def post(client: httpx.AsyncClient, url: str, stats: Stats,
+               body: dict | None = None) -> httpx.Response:
+    """The answer to a POST as a page gets it: sent again on a new connection when the server
+    closed the kept-alive one (its idle timer, 5 s in uvicorn), and after Retry-After when the
+    bots' queue is full (503), as the page does (BUSY_RETRIES times at most)."""
+    for _ in range(BUSY_RETRIES):
+        try:
+            answer = await client.post(url, json=body)
+        except (httpx.RemoteProtocolError, httpx.ReadError):
+            stats.resent += 1
+            answer = await client.post(url, json=body)
+        if answer.status_code != 503:
+            break
+        stats.refused += 1
+        await asyncio.sleep(float(answer.headers.get("retry-after", "1")))
+    return answer
 
 
 @dataclass
@@ -64,6 +83,12 @@ class Table:
         self.arrivals: list[list[tuple[int, float]]] = [[], []]  # (version, when) by seat
 
     async def listen(self, person: Person, seat: int) -> None:
+        try:
+            await self.follow(person, seat)
+        except httpx.HTTPError as error:
+            self.stats.error(f"event stream: {type(error).__name__}: {error}")
+
+    async def follow(self, person: Person, seat: int) -> None:
         async with person.stream.stream("GET", f"{person.url}/events") as answer:
             data = None
             async for line in answer.aiter_lines():
@@ -114,13 +139,7 @@ class Table:
             return
         await asyncio.sleep(rng.uniform(*think))
         sent = time.monotonic()
-        try:
-            answer = await person.client.post(f"{person.url}/{verb}", json=body)
-        except (httpx.RemoteProtocolError, httpx.ReadError):
-            # The server closed the idle kept-alive connection as the request went out (5 s
-            # in uvicorn); a browser sends it again on a new connection, and so does this.
-            self.stats.resent += 1
-            answer = await person.client.post(f"{person.url}/{verb}", json=body)
+        answer = await post(person.client, f"{person.url}/{verb}", self.stats, body)
         took = time.monotonic() - sent
         if answer.status_code != 200:
             self.stats.error(f"{verb}: {answer.status_code} {answer.text[:160]}")
@@ -133,6 +152,55 @@ class Table:
             person.view = answer.json()
 
 
+async def play_table(
+    base_urls: tuple[str, str], stats: Stats, rng: random.Random, think: tuple[float, float],
+    clients: list[httpx.AsyncClient], bot_level: str = "normal",
+    table_urls: list[str] | None = None,
+) -> None:
+    """One table, its two people each on their own base URL (two instances: the events cross
+    from one to the other), played until ``stats.counting_until``; their clients go in
+    ``clients``, for the caller to close, and the table's API URL in ``table_urls``."""
+
+    def person(base_url: str) -> Person:
+        made = Person(browser(base_url), browser(base_url))
+        clients.extend((made.client, made.stream))
+        return made
+
+    people = [person(base_urls[0]), person(base_urls[1])]
+    created = await post(people[0].client, "/api/hearts/tables", stats,
+                         {"bot_level": bot_level, "turn_seconds": None, "name": "A"})
+    url = f"/api/hearts/tables/{created.json()['table_id']}"
+    if table_urls is not None:
+        table_urls.append(url)
+    await post(people[1].client, f"{url}/seats", stats, {"seat": 2, "name": "B"})
+    for p in people:
+        p.url = url
+        # The stream is the same browser on a second connection, as EventSource is.
+        p.stream.cookies = p.client.cookies
+    table = Table(people, stats)
+    listeners = [asyncio.create_task(table.listen(p, n)) for n, p in enumerate(people)]
+    await post(people[0].client, f"{url}/start", stats)
+
+    async def seat(n: int) -> None:
+        while time.monotonic() < stats.counting_until:
+            try:
+                await table.move(n, people[n], rng, think)
+            except httpx.HTTPError as error:
+                stats.error(f"{type(error).__name__}: {error}")
+
+    try:
+        await asyncio.wait_for(
+            asyncio.gather(seat(0), seat(1)), stats.counting_until - time.monotonic() + 30
+        )
+    except TimeoutError:
+        pass
+    finally:
+        for task in listeners:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, httpx.HTTPError):
+                await task
+
+
 async def run_config(
     server: Served, tables: int, seconds: float, ramp: float, think: tuple[float, float], seed: int
 ) -> tuple[Stats, float]:
@@ -141,46 +209,10 @@ async def run_config(
     rng = random.Random(seed)
     clients: list[httpx.AsyncClient] = []
 
-    def person() -> Person:
-        made = Person(browser(server.base_url), browser(server.base_url))
-        clients.extend((made.client, made.stream))
-        return made
-
     async def one(index: int) -> None:
         await asyncio.sleep(ramp * index / tables)
         own = random.Random(rng.random())
-        people = [person(), person()]
-        created = await people[0].client.post(
-            "/api/hearts/tables", json={"bot_level": "normal", "turn_seconds": None, "name": "A"}
-        )
-        url = f"/api/hearts/tables/{created.json()['table_id']}"
-        await people[1].client.post(f"{url}/seats", json={"seat": 2, "name": "B"})
-        for p in people:
-            p.url = url
-            # The stream is the same browser on a second connection, as EventSource is.
-            p.stream.cookies = p.client.cookies
-        table = Table(people, stats)
-        listeners = [asyncio.create_task(table.listen(p, n)) for n, p in enumerate(people)]
-        await people[0].client.post(f"{url}/start")
-
-        async def seat(n: int) -> None:
-            while time.monotonic() < stats.counting_until:
-                try:
-                    await table.move(n, people[n], own, think)
-                except httpx.HTTPError as error:
-                    stats.error(f"{type(error).__name__}: {error}")
-
-        try:
-            await asyncio.wait_for(
-                asyncio.gather(seat(0), seat(1)), stats.counting_until - time.monotonic() + 30
-            )
-        except TimeoutError:
-            pass
-        finally:
-            for task in listeners:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, httpx.HTTPError):
-                    await task
+        await play_table((server.base_url, server.base_url), stats, own, think, clients)
 
     cpu = 0.0
     try:

@@ -64,9 +64,13 @@ SECRET_KEY = "bench-secret-key-long-enough-for-the-check"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 START_TIMEOUT = 60.0
 LOG_TAIL = 3000
-# uvicorn's access log (INFO:     127.0.0.1:5000 - "GET /healthz HTTP/1.1" 200 OK) and its
-# start-up lines: not what the reader of a run looks for.
-ACCESS_LINE = re.compile(r'INFO: +(\S+ - "|Started|Waiting|Application|Uvicorn|Shutting|Finished)')
+# The access log and uvicorn's start-up lines: not what the reader of a run looks for. In the
+# app's text or JSON lines (app/logs.py), or uvicorn's own (a checkout from before them: --tree).
+ACCESS_LINE = re.compile(
+    r'INFO: +(\S+ - "|Started|Waiting|Application|Uvicorn|Shutting|Finished)'
+    r'|\S+ \S+ INFO \[[^\]]*\] (app\.access|uvicorn\.error):'
+    r'|\{.*"level":"INFO","logger":"(app\.access|uvicorn\.error)"'
+)
 
 
 # --- the server ------------------------------------------------------------------------------

@@ -9,10 +9,12 @@ decisions are the same either way: each is a function of the seat's view and a s
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Container
 from concurrent.futures import BrokenExecutor, Executor
 
 from app.bots import choose_moon, choose_pass, choose_play, decision_seed
+from app.metrics import BOT_DECISION_SECONDS
 from app.rules.hearts import HeartsMatch, HeartsView, PlayedCard
 
 BOT_SEATS = (1, 2, 3)
@@ -28,13 +30,17 @@ def search_in(executor: Executor | None) -> None:
 
 def _decide(choose: Callable[[str, HeartsView, int], int], level: str, view: HeartsView,
             seed: int) -> int:
-    executor = _searches
-    if level == "hard" and executor is not None:
-        try:
-            return executor.submit(choose, level, view, seed).result()
-        except BrokenExecutor:  # the process died while deciding: decide here instead
-            pass
-    return choose(level, view, seed)
+    start = time.perf_counter()
+    try:
+        executor = _searches
+        if level == "hard" and executor is not None:
+            try:
+                return executor.submit(choose, level, view, seed).result()
+            except BrokenExecutor:  # the process died while deciding: decide here instead
+                pass
+        return choose(level, view, seed)
+    finally:
+        BOT_DECISION_SECONDS.labels(level).observe(time.perf_counter() - start)
 
 
 def pass_for_bots(match: HeartsMatch, seats: Container[int] = BOT_SEATS) -> None:

@@ -15,6 +15,8 @@ import contextlib
 import time
 from collections.abc import Awaitable, Callable
 
+from app.logs import detached_task
+
 VersionOf = Callable[[str], Awaitable[int | None]]
 
 
@@ -82,7 +84,7 @@ class TableWaiters:
             else:
                 await asyncio.wait_for(watched.ready.wait(), timeout)
             if watched.reader is None or watched.reader.done():
-                watched.reader = asyncio.create_task(self._read(table_id, watched))
+                watched.reader = detached_task(self._read(table_id, watched))
             while True:
                 version = watched.version
                 left = give_up_at - time.monotonic()

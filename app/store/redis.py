@@ -40,6 +40,8 @@ from urllib.parse import urlsplit
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
+from app.logs import detached_task
+from app.metrics import STORE_ERRORS
 from app.store import (
     SECONDS_PER_DAY,
     BoardRow,
@@ -195,6 +197,7 @@ async def _errors() -> AsyncIterator[None]:
     try:
         yield
     except RedisError as exc:
+        STORE_ERRORS.labels("redis").inc()
         raise StoreError(f"Redis store: {exc}") from exc
 
 
@@ -462,7 +465,7 @@ class RedisStore:
 
     async def wait_table(self, table_id: str, after: int, timeout: float) -> int | None:
         if self._listener is None or self._listener.done():
-            self._listener = asyncio.create_task(self._listen())
+            self._listener = detached_task(self._listen())
         if not self._subscribed.is_set():
             # A change published before the subscription would only be seen by the poll.
             with contextlib.suppress(TimeoutError):

@@ -42,6 +42,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from app.metrics import STORE_ERRORS
 from app.store import (
     SECONDS_PER_DAY,
     BoardRow,
@@ -252,11 +253,13 @@ class SqliteStore:
                 return work()
             except sqlite3.Error as exc:
                 if not _is_busy(exc):
+                    STORE_ERRORS.labels("sqlite").inc()
                     raise StoreError(f"SQLite store: {exc}") from exc
             now = time.monotonic()
             if give_up_at is None:
                 give_up_at = now + give_up
             elif now >= give_up_at:
+                STORE_ERRORS.labels("sqlite").inc()
                 raise StoreError(f"SQLite store stayed locked for {give_up} s")
             await asyncio.sleep(delay)
             delay = min(delay * 2, BUSY_MAX_DELAY)

@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from app.metrics import CAS_RETRIES, GAMES_STARTED
 from app.rules.deal_codes import DealCodeError
 from app.store import SECONDS_PER_DAY, GameStore, GameUnreadable, StoredGame, Unreadable, read_game
 
@@ -213,6 +214,7 @@ async def store_first(
     game_id = loaded.stored.game_id
     stored = await store.create_named(session_id, loaded.stored.kind, state, game_id)
     if stored is not None:
+        GAMES_STARTED.labels(stored.kind).inc()
         return Loaded(stored, loaded.game)
     # Stored meanwhile (a double tap), or the id of another browser's game.
     found = readable(await store.get(session_id, game_id))
@@ -246,4 +248,6 @@ async def until_applied(
         done = await attempt()
         if done is not None:
             return done
+        if version is None:
+            CAS_RETRIES.labels("game").inc()
     raise StaleVersion(await current())

@@ -23,6 +23,7 @@ from weakref import WeakValueDictionary
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from app.metrics import CAS_RETRIES
 from app.store import GameStore, StoreError
 
 logger = logging.getLogger(__name__)
@@ -147,6 +148,7 @@ async def update_profile(
             profile.data["v"] = PROFILE_VERSION
             if await store.put_profile(session_id, profile.version, profile.data):
                 return Profile(profile.version + 1, profile.data)
+            CAS_RETRIES.labels("profile").inc()
             if time.monotonic() >= give_up_at:
                 raise ProfileBusy(f"the profile kept changing for {UPDATE_GIVE_UP} s")
             await asyncio.sleep(random.uniform(0, delay))

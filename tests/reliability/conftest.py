@@ -24,6 +24,8 @@ import redis
 from cardroom_pages import SECRET_KEY
 
 START_TIMEOUT = 30.0
+# No access log, warnings only: a test that reads the logs gives its own flags.
+QUIET = ("--no-access-log", "--log-level", "warning")
 # The servers run in a temporary directory; they import the app of this checkout, not whichever
 # one the virtual environment's editable install names (a worktree shares it).
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,10 +38,13 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, store_url: str, workdir: Path, **settings: str) -> None:
+    def __init__(self, store_url: str, workdir: Path, *, uvicorn_args: tuple[str, ...] = QUIET,
+                 env: dict[str, str] | None = None, **settings: str) -> None:
         self.store_url = store_url
         self.workdir = workdir
         self.settings = settings
+        self.uvicorn_args = uvicorn_args
+        self.env = env or {}
         self.process: subprocess.Popen | None = None
         self.base_url = ""
 
@@ -53,9 +58,10 @@ class Server:
             # Races at machine speed from one address: no rate limits unless a test asks.
             "CARDROOM_RATE_LIMIT_SCALE": "0",
             **{f"CARDROOM_{key.upper()}": value for key, value in self.settings.items()},
+            **self.env,
         }
         command = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
-                   "--port", str(port), "--no-access-log", "--log-level", "warning"]
+                   "--port", str(port), *self.uvicorn_args]
         self.process = subprocess.Popen(
             command, cwd=self.workdir, env=env, start_new_session=True,
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -84,6 +90,13 @@ class Server:
     def stop(self) -> None:
         self._signal(signal.SIGTERM)
 
+    def stopped_logs(self) -> str:
+        """Stops the server; what it wrote to stderr."""
+        assert self.process is not None
+        os.killpg(self.process.pid, signal.SIGTERM)
+        _, stderr = self.process.communicate(timeout=15)
+        return stderr.decode()
+
     def _signal(self, signum: int) -> None:
         if self.process is None or self.process.poll() is not None:
             return
@@ -100,8 +113,8 @@ class Server:
 def start_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
     servers: list[Server] = []
 
-    def start(store_url: str, **settings: str) -> Server:
-        server = Server(store_url, tmp_path, **settings)
+    def start(store_url: str, **options) -> Server:
+        server = Server(store_url, tmp_path, **options)
         servers.append(server)
         return server.start()
 

@@ -38,11 +38,14 @@ class Player:
         response.raise_for_status()
         return response.json()
 
-    def listen(self, query: str = "") -> None:
-        self.listener = asyncio.create_task(self._listen(query))
+    def listen(self, query: str = "", last_event_id: int | None = None) -> None:
+        """Open the event stream; with ``last_event_id``, as EventSource reconnects."""
+        headers = {} if last_event_id is None else {"last-event-id": str(last_event_id)}
+        self.listener = asyncio.create_task(self._listen(query, headers))
 
-    async def _listen(self, query: str) -> None:
-        async with self.client.stream("GET", self.url("events") + query) as stream:
+    async def _listen(self, query: str, headers: dict[str, str]) -> None:
+        async with self.client.stream("GET", self.url("events") + query,
+                                      headers=headers) as stream:
             assert stream.headers["content-type"].startswith("text/event-stream")
             fields: dict[str, str] = {}
             async for line in stream.aiter_lines():

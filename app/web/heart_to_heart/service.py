@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from app.metrics import GAMES_FINISHED, GAMES_STARTED
 from app.rules.deal_codes import CODE_SPACE, DealCode, parse_deal_code
 from app.rules.heart_to_heart import (
     GAME,
@@ -154,6 +155,7 @@ async def replace_game(
         )
     game = new_game(code)
     stored = await store.create(session_id, KIND, {**game.to_json(), **(marks or {})})
+    GAMES_STARTED.labels(KIND).inc()
     if current is not None and is_unfinished(current.game):
         # Given up: it counts on its deal's results with the cards it left.
         await record(
@@ -321,6 +323,7 @@ async def commit(
     state = game.to_json() | marks_of(stored.state) | ({VIA_API: True} if via_api else {})
     saved = await store.compare_and_set(session_id, stored.game_id, stored.version, state)
     if saved is not None and game.is_won:
+        GAMES_FINISHED.labels(KIND).inc()
         await record_heart_to_heart_game(
             store, session_id, won=True, seconds=game.elapsed_seconds, moves=game.moves,
             assisted=game.assisted,

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.bots.driver import pass_for_bots, play_bots
+from app.metrics import GAMES_FINISHED, GAMES_STARTED
 from app.rules.cards import QUEEN_OF_SPADES, CardError
 from app.rules.deal_codes import LONG_CODE_SPACE, DealCode, DealCodeError
 from app.rules.hearts import (
@@ -350,8 +351,9 @@ async def new_match(
     match = HeartsMatch.new(code, last_hand=last_hand, rules=rules)
     async with THINKING.turn_of(session_id):
         await THINKING.run(play_bots, match)
-    state = state_of(match, hidden, marks=marks)
-    return Loaded(await store.create(session_id, KIND, state), match)
+    stored = await store.create(session_id, KIND, state_of(match, hidden, marks=marks))
+    GAMES_STARTED.labels(KIND).inc()
+    return Loaded(stored, match)
 
 
 async def new_random_match(
@@ -475,6 +477,7 @@ async def record_hand(store: GameStore, session_id: str, match: HeartsMatch) -> 
 
 async def record(store: GameStore, session_id: str, match: HeartsMatch) -> None:
     """Count a finished match; one the player was helped in (``assisted``) apart."""
+    GAMES_FINISHED.labels(KIND).inc()
     view = match.view(HUMAN)
     moons = [moon_of(scores) for scores in view.hand_scores]
     await record_hearts_match(

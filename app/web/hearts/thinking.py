@@ -43,6 +43,7 @@ from typing import Any, TypeVar
 from weakref import WeakValueDictionary
 
 from app.bots.driver import search_in
+from app.metrics import THINKING_REFUSED, THINKING_WAIT_SECONDS
 from app.web.errors import Busy
 
 T = TypeVar("T")
@@ -91,11 +92,13 @@ class Searches(Executor):
             self._pool.shutdown(wait, cancel_futures=cancel_futures)
 
 
-def timed(work: Callable[..., T], *args: object) -> tuple[T, float]:
-    """``work(*args)`` and the seconds it took (where it ran: a thread or a search process)."""
-    start = time.perf_counter()
+def timed(submitted: float, work: Callable[..., T], *args: object) -> tuple[T, float, float]:
+    """``work(*args)``, the seconds it took (where it ran: a thread or a search process), and
+    the seconds it waited to start since ``submitted`` (``time.monotonic()``: the same clock
+    in every process of the machine)."""
+    start = time.monotonic()
     result = work(*args)
-    return result, time.perf_counter() - start
+    return result, time.monotonic() - start, start - submitted
 
 
 class Thinking:
@@ -132,12 +135,14 @@ class Thinking:
         """Busy when the expected wait is past ``max_wait``: a request may ask before it
         spends anything."""
         if self.expected_wait() > self.max_wait:
+            THINKING_REFUSED.inc()
             raise Busy(RETRY_AFTER_SECONDS)
 
     async def run(self, work: Callable[..., T], *args: object) -> T:
         """``work(*args)`` in the bots' threads; Busy at once when the queue is full."""
         self.check_room()
-        return await self._admitted(self._thread_pool().submit(timed, work, *args))
+        threads = self._thread_pool()
+        return await self._admitted(threads.submit(timed, time.monotonic(), work, *args))
 
     async def search(self, work: Callable[..., T], *args: object) -> T:
         """``work(*args)`` (a module's function, its arguments picklable) in the search
@@ -146,11 +151,12 @@ class Thinking:
         self._thread_pool()
         assert self._processes is not None
         try:
-            return await self._admitted(self._processes.submit(timed, work, *args))
+            searched = self._processes.submit(timed, time.monotonic(), work, *args)
+            return await self._admitted(searched)
         except BrokenExecutor:  # its process died (killed, out of memory): here instead
             return await self.run(work, *args)
 
-    async def _admitted(self, future: Future[tuple[T, float]]) -> T:
+    async def _admitted(self, future: Future[tuple[T, float, float]]) -> T:
         """Counts ``future`` in the queue until it is done; its cost goes into the recent
         cost."""
         loop = asyncio.get_running_loop()
@@ -164,8 +170,9 @@ class Thinking:
                 loop.call_soon_threadsafe(self._release)
 
         future.add_done_callback(release)
-        result, seconds = await asyncio.wrap_future(future)
+        result, seconds, waited = await asyncio.wrap_future(future)
         self.cost += COST_WEIGHT * (seconds - self.cost)
+        THINKING_WAIT_SECONDS.observe(waited)
         return result
 
     def _release(self) -> None:

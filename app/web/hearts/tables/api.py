@@ -39,6 +39,7 @@ from app.web.hearts.tables.board import PageFeed, page_urls
 from app.web.hearts.tables.clock import TableClock
 from app.web.hearts.tables.names import sit_named
 from app.web.hearts.tables.service import REACTIONS, ReactionName, Table, TableRefused
+from app.web.hearts.tables.streams import held_version, played_since
 from app.web.hearts.tables.texts import refused_text
 from app.web.hearts.tables.views import TableView, table_view
 from app.web.i18n import translator
@@ -307,10 +308,16 @@ async def table_react(table_id: str, body: React, request: Request, visit: Visit
     response_class=EventSourceResponse,
     operation_id="hearts_table_events",
     summary="The caller's view after each change, as server-sent events (id: the version)",
-    description="The current view comes at once on every connection (so a client that "
-    "reconnects, with Last-Event-ID or not, is up to date at once); then one event per change, "
-    "and the view again (same id) when a player's page opens or closes its stream. "
-    "The stream ends after a few minutes; EventSource reconnects by itself.\n\n"
+    description="Each change of the table is an event whose id is the table's version: the "
+    "caller's view, and under `played` the cards played since the previous event, each with "
+    "its version, hand, seat and card (`null` on a first connection, or when the table no "
+    "longer keeps that far back: then the view is all there is). The current view comes at "
+    "once on connecting; a client that reconnects with `Last-Event-ID` (EventSource does it "
+    "by itself) gets the view with what it missed under `played`, from any instance, and no "
+    "event it already had. When only a player's presence changes (a page opened or closed "
+    "its stream), the view comes again in an event without an id, as it does on reconnecting "
+    "at the current version. The stream ends after a few minutes; EventSource reconnects by "
+    "itself.\n\n"
     "Presence: a seated player's open stream is what makes the seat `connected`. A seat with no "
     f"stream open for the grace period ({DEFAULT_GRACE:.0f} seconds unless the server sets "
     "`CARDROOM_TABLE_AWAY_GRACE_SECONDS`: longer than a reload or a network blip) is "
@@ -336,31 +343,40 @@ async def table_events(
     # it holds (a reconnection's Last-Event-ID, else ``after``).
     pieces: Annotated[bool, Query(include_in_schema=False)] = False,
     after: Annotated[int, Query(ge=0, le=2**53, include_in_schema=False)] = 0,
-    last_event_id: Annotated[int | None, Header(ge=0, le=2**53, include_in_schema=False)] = None,
+    last_event_id: Annotated[str | None, Header(max_length=64, include_in_schema=False)] = None,
 ) -> AsyncIterator[ServerSentEvent]:
     store, clock, table_clock = visit.store, visit.clock, clock_of(request)
     table_id = table.table_id
     seat = table.seat_of(visit.session_id)
+    # The version the client has: a reconnection's Last-Event-ID; a page's ``after``.
+    held = held_version(last_event_id, table)
     page = None
     if pieces:
         urls = page_urls(request.app.url_path_for, table_id)
         back = str(request.app.url_path_for("table_back", table_id=table_id))
-        held = after if last_event_id is None else last_event_id
+        held = min(after, table.version) if held is None else held
         page = PageFeed(seat, held, urls, back, translator(visit.lang), visit.lang)
     stream = secrets.token_urlsafe(8)  # this connection, among the seat's open streams
     started = clock()
-    sent: tuple[int, tuple[bool, ...]] | None = None
+    shown: tuple[bool, ...] | None = None  # the presence the client was last sent
     try:
         await table_clock.streams.opened(table_id, stream, seat)
         while True:
             presence = table_clock.streams.known(table_id)
             table_clock.note(table, presence)
-            # A change, or a player whose page came or went: the view again.
-            if sent != (table.version, presence.connected):
-                sent = (table.version, presence.connected)
+            # A change: an event with its version for id. A player whose page came or went (or
+            # a reconnection at the version the client has): the view again, with no id, so
+            # that no event the client had comes twice.
+            if held != table.version or shown != presence.connected:
                 view = table_view(table, visit.session_id, clock(), presence)
-                data = view.model_dump(mode="json") if page is None else page.event(table, view)
-                yield ServerSentEvent(data=data, id=str(table.version))
+                if page is not None:
+                    data = page.event(table, view)
+                else:
+                    data = {**view.model_dump(mode="json"),
+                            "played": played_since(table, held)}
+                changed = held != table.version
+                held, shown = table.version, presence.connected
+                yield ServerSentEvent(data=data, id=str(held) if changed else None)
             if await request.is_disconnected() or clock() - started > STREAM_LIFETIME:
                 return
             found = await store.wait_table(table_id, table.version, table_clock.waits.heartbeat)

@@ -19,6 +19,7 @@ from app.rules.hearts import HeartsView, PlayedCard, Trick
 from app.web.hearts.service import Seen
 from app.web.hearts.table import TEMPLATE, Step, Urls, everything, steps_of, table_pieces
 from app.web.hearts.tables.service import Table
+from app.web.hearts.tables.streams import logged_since
 from app.web.hearts.tables.texts import seat_label
 from app.web.hearts.tables.views import TableView, seat_view
 from app.web.i18n import Translator, card_name
@@ -77,16 +78,16 @@ def board_pieces(table: Table, seat: int | None, urls: Urls, tr: Translator) -> 
 def steps_since(table: Table, seat: int | None, after: int, tr: Translator) -> list[Step] | None:
     """The cards played since version ``after`` in this hand, as the page's steps; None when
     the log no longer reaches back that far."""
-    versions = [entry[0] for entry in table.log]
-    if after >= table.version or after + 1 not in versions:
+    changes = logged_since(table, after)
+    if after >= table.version or changes is None:
         return None
     assert table.match is not None
     shift = seat or 0
     hand = table.match.hand_number
     plays = [
         PlayedCard((s - shift) % 4, card)
-        for version, number, cards in table.log
-        if version > after and number == hand
+        for _, number, cards in changes
+        if number == hand
         for s, card in cards
     ]
     view = turned(table.match.view(0), shift)

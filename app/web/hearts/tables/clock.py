@@ -18,6 +18,7 @@ import contextlib
 import logging
 from collections.abc import Callable
 
+from app.logs import detached_task
 from app.store import GameStore, StoreError
 from app.web.errors import Busy
 from app.web.games import GameNotFound
@@ -64,7 +65,7 @@ class TableClock:
 
     def _start(self) -> None:
         if (self._deadlines or self._gone_checks) and (self._task is None or self._task.done()):
-            self._task = asyncio.create_task(self._run())
+            self._task = detached_task(self._run())
 
     async def _run(self) -> None:
         while self._deadlines or self._gone_checks:

@@ -34,6 +34,7 @@ from typing import Any, Literal, get_args
 
 from app.bots import choose_pass, choose_play, decision_seed
 from app.bots.driver import pass_for_bots, play_bots
+from app.metrics import CAS_RETRIES, GAMES_FINISHED, GAMES_STARTED
 from app.rules.cards import CardError
 from app.rules.hearts import NUM_SEATS, HeartsError, HeartsMatch, PlayedCard
 from app.settings import STALE_HEARTBEATS, Settings
@@ -56,6 +57,7 @@ REACTIONS_KEPT = 8
 # A seat may send this many reactions in any window of REACTION_WINDOW seconds.
 REACTION_BURST, REACTION_WINDOW = 3, 10.0
 CAS_ATTEMPTS = 8
+TABLE_GAME = "hearts_table"  # the metrics' name of a table's match
 STAND_IN_LEVEL = "normal"  # the bot that plays for a player who is away or out of time
 
 
@@ -325,6 +327,7 @@ async def change(
             if version is not None and version != table.version:
                 raise TableRefused(409, "stale_version", table)
             was_over = table.match is not None and table.match.phase == "match_over"
+            started = table.match is None
             try:
                 plays = await THINKING.run(apply, table) if slow else apply(table)
             except (HeartsError, CardError) as error:
@@ -345,8 +348,11 @@ async def change(
             if saved is None:
                 if version is not None:
                     raise TableRefused(409, "stale_version", await load(store, table_id))
+                CAS_RETRIES.labels("table").inc()
                 continue
             table.version = saved.version
+            if started and table.match is not None:
+                GAMES_STARTED.labels(TABLE_GAME).inc()
             if table.match is not None and table.match.phase == "match_over" and not was_over:
                 await record(store, table)
             return table
@@ -356,6 +362,7 @@ async def change(
 async def record(store: GameStore, table: Table) -> None:
     """Each player's statistics count the match."""
     assert table.match is not None
+    GAMES_FINISHED.labels(TABLE_GAME).inc()
     scores = table.match.view(0).hand_scores
     winner = table.match.view(0).winner
     for number, seat in enumerate(table.seats):

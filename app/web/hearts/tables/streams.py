@@ -1,4 +1,5 @@
-"""The tables' event streams open in this process, and the presence they make.
+"""The tables' event streams open in this process, the presence they make, and what a stream
+that resumes missed.
 
 One task per process tells the store, every ``Waits.heartbeat`` seconds and in one call, that
 all its seated streams are still open, and reads the presence of every table they watch in one
@@ -12,11 +13,58 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
+from typing import Any
 
+from app.logs import detached_task
+from app.metrics import LIVE_TABLES, OPEN_STREAMS
+from app.rules.cards import card_text
 from app.store import GameStore, StoreError
-from app.web.hearts.tables.service import Presence, Waits
+from app.web.hearts.tables.service import Presence, Table, Waits
 
 logger = logging.getLogger(__name__)
+
+# A Last-Event-ID is the version of the table the client has (a digit string; anything else
+# counts as no id); longer than any version could be is no id either.
+_VERSION_DIGITS = 16
+
+
+def held_version(last_event_id: str | None, table: Table) -> int | None:
+    """The version a reconnecting client says it has (its ``Last-Event-ID``); None when it
+    says none, or one the table has not reached (an id from elsewhere)."""
+    if last_event_id is None:
+        return None
+    digits = last_event_id.strip()
+    if not digits.isascii() or not digits.isdigit() or len(digits) > _VERSION_DIGITS:
+        return None
+    version = int(digits)
+    return version if version <= table.version else None
+
+
+def logged_since(table: Table, after: int) -> list[list[Any]] | None:
+    """The table's changes after version ``after``, oldest first, from its log
+    (``[version, hand, [[seat, card], ...]]`` each: every change is one version, so these are
+    all of them); None when the log no longer reaches back that far. Every instance reads the
+    same log from the store, so a stream resumes on any of them."""
+    if after >= table.version:
+        return []
+    changes = [entry for entry in table.log if entry[0] > after]
+    if not changes or changes[0][0] != after + 1:
+        return None
+    return changes
+
+
+def played_since(table: Table, after: int | None) -> list[dict[str, Any]] | None:
+    """The cards played after version ``after`` (the JSON stream's ``played``: each with its
+    version, hand, seat and card, in order); None without a version, or when the log no longer
+    reaches back that far."""
+    changes = None if after is None else logged_since(table, after)
+    if changes is None:
+        return None
+    return [
+        {"version": version, "hand": hand, "seat": seat, "card": card_text(card)}
+        for version, hand, plays in changes
+        for seat, card in plays
+    ]
 
 
 class OpenStreams:
@@ -31,18 +79,22 @@ class OpenStreams:
     async def opened(self, table_id: str, stream: str, seat: int | None) -> None:
         """A stream of ``seat`` (None: a watcher's) opened here."""
         self._streams.setdefault(table_id, {})[stream] = seat
+        OPEN_STREAMS.inc()
+        LIVE_TABLES.set(len(self._streams))
         if seat is not None:
             await self._store.table_streams_seen([(table_id, seat, stream)])
         await self._refresh([table_id])
         if self._task is None or self._task.done():
-            self._task = asyncio.create_task(self._beat())
+            self._task = detached_task(self._beat())
 
     async def closed(self, table_id: str, stream: str, seat: int | None) -> None:
         streams = self._streams.get(table_id, {})
-        streams.pop(stream, None)
+        if streams.pop(stream, False) is not False:
+            OPEN_STREAMS.dec()
         if not streams:
             self._streams.pop(table_id, None)
             self._presence.pop(table_id, None)
+        LIVE_TABLES.set(len(self._streams))
         if seat is not None:
             await self._store.table_stream_closed(table_id, seat, stream)
         if streams:
