@@ -27,6 +27,7 @@ from app.rules.heart_to_heart import (
 )
 from app.web.heart_to_heart.assists import Hint, can_finish
 from app.web.heart_to_heart.service import LoadedGame, Options
+from app.web.heart_to_heart.texts import result_share_text
 from app.web.i18n import heart_name
 from app.web.pieces import (
     Piece,
@@ -124,7 +125,8 @@ def side_pieces(
     else:
         dialog = Piece.of("end_dialog", undo_url=undo_url, status=status,
                           seconds=game.elapsed_seconds, moves=game.moves, can_undo=can_undo,
-                          deal=game.deal)
+                          deal=game.deal,
+                          share=result_share_text(game, lang) if status == "won" else None)
     return {
         # An empty stock shows whether tapping it turns the waste over. The stock is never
         # helped (drawing is always allowed).

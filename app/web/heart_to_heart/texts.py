@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from app.rules.deal_codes import DealCodeError
-from app.rules.heart_to_heart import UndoError
+from app.rules.heart_to_heart import HeartToHeartGame, UndoError
+from app.web.daily_codes import HEART_TO_HEART
 from app.web.i18n import translator
+from app.web.results import heart_to_heart_row
 
 EXAMPLE_CODE = "HH1-N-AAAAAAM"
 
@@ -15,6 +17,18 @@ def move_error(kind: str, move_errors: bool, lang: str) -> str | None:
     if kind == "reselect" and move_errors:
         return translator(lang).gettext("Must be same rank")
     return None
+
+
+def result_share_text(game: HeartToHeartGame, lang: str) -> str:
+    """What the won dialog's "Share result" says before the deal's link: the results board's
+    words ("HH1-W-ABCDEFG ♥ won in 2:10, 91 moves"), and ", with hints or undo" when the game
+    was assisted, so that a shared time never passes for one played without help."""
+    from app.web.daily import share_text  # daily.py imports this game's pages
+
+    said = share_text(HEART_TO_HEART, game.deal, heart_to_heart_row(game), lang)
+    if not game.assisted:
+        return said
+    return translator(lang).gettext("%(result)s, with hints or undo") % {"result": said}
 
 
 def undo_refusal(error: UndoError, lang: str) -> str:
