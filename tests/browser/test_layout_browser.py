@@ -130,7 +130,8 @@ SPILLS_JS = """() => {
   for (const el of document.querySelectorAll("a, button, summary, .btn, nav")) {
     if (!el.checkVisibility() || el.getBoundingClientRect().width === 0) continue;
     if (el.scrollWidth > el.clientWidth + 1)
-      out.push(`${el.localName}.${el.className} "${el.innerText}" ${el.scrollWidth}>${el.clientWidth}`);
+      out.push(`${el.localName}.${el.className} "${el.innerText}"`
+               + ` ${el.scrollWidth}>${el.clientWidth}`);
   }
   const root = document.documentElement;
   if (root.scrollWidth > innerWidth) out.push(`the page scrolls sideways: ${root.scrollWidth}`);
