@@ -193,3 +193,34 @@ def test_undo_and_options_keep_their_labels_when_finish_shows(
         assert not outside, f"Finish at {width}x{height} ({lang}): {outside}"
     finally:
         context.close()
+
+
+# The middle of a received card's mark (its ::after) and what the screen shows there.
+MARKS_JS = """() => Array.from(document.querySelectorAll('#ht-hand [data-received]'), (card) => {
+  const r = card.getBoundingClientRect();
+  const mark = getComputedStyle(card, "::after");
+  const x = r.left + parseFloat(mark.left) + parseFloat(mark.width) / 2;
+  const y = r.bottom - parseFloat(mark.bottom) - parseFloat(mark.height) / 2;
+  const hit = document.elementFromPoint(x, y);
+  return [card.dataset.card, hit === card || card.contains(hit)];
+})"""
+
+
+@pytest.mark.parametrize(("width", "height"), MENU_SIZES, ids=[f"{w}x{h}" for w, h in MENU_SIZES])
+def test_every_received_card_shows_its_mark(browser, base_url, width, height):
+    """Issue 27: in the desktop's fanned hand the next card hid a received card's mark."""
+    from hearts_mirror import Mirror, pass_choice
+
+    deal = "HT1-N-AAAAAAE"
+    context = phone_or_desktop(browser, base_url, "en", width, height)
+    try:
+        page = context.new_page()
+        page.goto(f"/hearts/deal/{deal}")
+        for code in pass_choice(Mirror(deal).match):
+            page.locator(f'#ht-hand [data-card="{code}"]').click()
+        page.locator(".ht-pass-button").click()
+        expect(page.locator('#ht-hand [data-received="true"]')).to_have_count(3)
+        marks = page.evaluate(MARKS_JS)
+        assert all(shown for _, shown in marks), f"at {width}x{height}: {marks}"
+    finally:
+        context.close()
