@@ -49,6 +49,7 @@ from app.web.heart_to_heart import pages as heart_to_heart_pages
 from app.web.heart_to_heart import service as heart_to_heart_service
 from app.web.heart_to_heart.api import game_state_response
 from app.web.heart_to_heart.texts import deal_error_message as heart_to_heart_deal_error
+from app.web.heart_to_heart.texts import result_words as heart_to_heart_result_words
 from app.web.hearts import pages as hearts_pages
 from app.web.hearts import service as hearts_service
 from app.web.hearts.api import match_state
@@ -269,16 +270,7 @@ def share_text(kind: str, title: str, standing: Standing, lang: str) -> str:
     tr = translator(lang)
     row = standing.row
     if kind == HEART_TO_HEART:
-        minutes, seconds = divmod(row["seconds"], 60)
-        time = f"{minutes}:{seconds:02d}"
-        moves = tr.ngettext("%(num)d move", "%(num)d moves", row["moves"]) % {"num": row["moves"]}
-        if row["won"]:
-            outcome = tr.gettext("won in %(time)s, %(moves)s") % {"time": time, "moves": moves}
-        else:
-            left = tr.ngettext("%(num)d card left", "%(num)d cards left", row["cards_left"])
-            outcome = tr.gettext("%(left)s after %(time)s, %(moves)s") % {
-                "left": left % {"num": row["cards_left"]}, "time": time, "moves": moves,
-            }
+        outcome = heart_to_heart_result_words(row, lang)
     elif standing.matchpoints is not None:
         points = ", ".join(map(str, row["points"]))
         if standing.percent is None:

@@ -101,7 +101,8 @@ def page(
 ) -> HTMLResponse:
     """A full page: ``context`` plus ``path`` (for the language switch), ``url_for`` (the
     path of a named route: ``url_for("hearts_deal", code=…)``) and ``settings_attributes``
-    (the player's settings on ``<body>``, when the route read the profile) rendered in ``lang``."""
+    (the player's settings on ``<body>``, when the route read the profile) rendered in ``lang``,
+    which ``Content-Language`` names (the service worker keeps its offline page in it)."""
     settings = request_settings(request)
     context = {
         "path": request.url.path,
@@ -109,4 +110,5 @@ def page(
         "settings_attributes": html_attributes(settings),
         **context,
     }
-    return HTMLResponse(render_template(name, context, lang), status_code=status, headers=headers)
+    return HTMLResponse(render_template(name, context, lang), status_code=status,
+                        headers={"Content-Language": lang, **(headers or {})})

@@ -14,8 +14,10 @@ from app.rules.hearts import HUMAN, HeartsMatch
 from app.rules.hearts_position import parse_position
 from app.web.hearts.assists import hint_cards
 from app.web.hearts.autoplay import Helped, claim_is_certain, play_for_player
-from app.web.hearts.review import decision_views, review
+from app.web.hearts.review import Decision, decision_views, review
 from app.web.hearts.service import play_card, state_of
+from app.web.hearts.table import review_of
+from app.web.i18n import translator
 from app.web.preferences import PlayHelp
 from app.web.profile import Profile
 from app.web.session import COOKIE_NAME, SessionMiddleware
@@ -270,9 +272,39 @@ async def test_the_review_page_lists_each_decision_of_the_hand(client) -> None:
     html = (await client.get("/hearts")).text
     assert f'hx-get="/hearts/games/{game_id}/review"' in html
     answer = (await client.get(f"/hearts/games/{game_id}/review")).text
-    rows = re.findall(r"<tr(?: data-costly=\"true\")?><th scope=\"row\">", answer)
-    assert len(rows) == 14  # the pass and thirteen plays
-    assert "Trick 13" in answer and "Pass" in answer
+    rows = re.findall(r"<tr(?: data-costly=\"true\")?><th scope=\"row\">([^<]*)</th>", answer)
+    if rows:  # the pass and thirteen plays, one short row each
+        assert rows == ["Pass", *map(str, range(1, 14))]
+    else:  # or, when every choice was the search's best, one line that says so
+        assert "was the best the Hard bot&#39;s search found" in answer
+
+
+def test_the_review_shows_each_loss_and_says_once_when_every_choice_was_the_best() -> None:
+    queen, two, ace = parse_card("QS"), parse_card("2C"), parse_card("AH")
+    passed = 1 << queen | 1 << ace | 1 << parse_card("KS")
+    followed = [
+        Decision(None, passed, passed, 3.0, 3.0),
+        Decision(1, 1 << two, 1 << two, 1.25, 1.25),
+        # Another card the search values alike: a loss that rounds to 0.0 is no loss.
+        Decision(2, 1 << ace, 1 << queen, 4.02, 4.0),
+    ]
+    same = review_of(followed, translator("en"))
+    assert same.all_best and all(row.best == () for row in same.rows)
+
+    strayed = [
+        Decision(None, passed, 1 << two | 1 << ace | 1 << queen, None, 2.5),
+        Decision(1, 1 << queen, 1 << two, 13.8, 0.5),
+        Decision(2, 1 << two, 1 << two, 0.25, 0.25),
+    ]
+    for lang, pass_word, lost in (("en", "Pass", "13.3"), ("vi", "Chuyền", "13,3")):
+        shown = review_of(strayed, translator(lang))
+        assert not shown.all_best
+        assert [row.what for row in shown.rows] == [pass_word, "1", "2"]
+        assert [row.lost for row in shown.rows] == ["—", lost, "0"]
+        assert [row.costly for row in shown.rows] == [False, True, False]
+        assert [c.code for c in shown.rows[1].played] == ["QS"]
+        assert [c.code for c in shown.rows[1].best] == ["2C"]
+        assert shown.rows[2].best == ()
 
 
 async def test_a_hint_keeps_a_secret_deal_secret(client) -> None:

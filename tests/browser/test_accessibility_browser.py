@@ -5,9 +5,17 @@ phone and the desktop, in both languages, nor in the dialogs not opened by the g
 from __future__ import annotations
 
 import pytest
-from browser_kit import assert_no_axe_violations, htmx_done, press, press_and_wait, wait_htmx
+from browser_kit import (
+    assert_no_axe_violations,
+    htmx_done,
+    press,
+    press_and_wait,
+    screenshot,
+    wait_htmx,
+)
+from conftest import LOCALES, WAIT_MS
 from hearts_mirror import Mirror, pass_choice
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from app.bots.driver import play_bots
 
@@ -20,6 +28,9 @@ PAGES = (
     "/heart-to-heart/examples",
     "/hearts",
     "/hearts/rules",
+    "/settings",
+    "/stats",
+    "/offline",
 )
 ALL = [("phone", "vi"), ("phone", "en"), ("desktop", "vi"), ("desktop", "en")]
 
@@ -46,16 +57,16 @@ def test_every_page_has_no_violations(new_page, axe, device, lang):
         assert_no_axe_violations(axe, page, f"{path} ({lang}, {device})")
 
 
-def fast_forward_to_match_end(page: Page, mirror: Mirror) -> None:
+def fast_forward_to_match_end(page: Page, mirror: Mirror, until: str = "match_over") -> None:
     """Play the rest of the match through the page's own routes (plain form posts, as
-    without JavaScript), the copy in step, until the match is over."""
+    without JavaScript), the copy in step, until the match is over (or the phase ``until``)."""
     game_id = page.locator(".ht").get_attribute("data-game")
 
     def post(action: str, **form: str) -> None:
         answer = page.request.post(f"/hearts/games/{game_id}/{action}", form=form, max_redirects=0)
         assert answer.status == 303, f"{action} {form}: {answer.status}"
 
-    while (view := mirror.view).phase != "match_over":
+    while (view := mirror.view).phase != until:
         if view.phase == "passing":
             chosen = pass_choice(mirror.match)
             post("pass", cards=",".join(chosen))
@@ -111,3 +122,96 @@ def test_hearts_dialogs_have_no_violations(new_page, axe, lang):
     expect(end).to_be_visible()
     expect(end.locator("tbody tr")).to_have_count(len(mirror.view.hand_scores))
     assert_no_axe_violations(axe, page, f"match-over dialog ({lang})")
+
+
+# Issue 27: every dialog opens with its heading in view and a control that closes it on the
+# screen, not covered, without scrolling; a tap on the backdrop and Escape close it.
+IN_VIEW_JS = """(dialog) => {
+  const seen = (el) => {
+    const r = el.getBoundingClientRect();
+    const box = dialog.getBoundingClientRect();
+    if (r.top < Math.max(0, box.top) - 0.5 || r.bottom > Math.min(innerHeight, box.bottom) + 0.5
+        || r.left < -0.5 || r.right > innerWidth + 0.5) return false;
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return el === hit || el.contains(hit);
+  };
+  const heading = dialog.querySelector("h2");
+  const closers = dialog.querySelectorAll('[data-close], form[method="dialog"] button');
+  return {heading: seen(heading), close: Array.from(closers).some(seen),
+          top: dialog.scrollTop};
+}"""
+SIZES = [(360, 640), (390, 844), (844, 390), (1280, 800)]
+
+
+def sized_page(browser: Browser, base_url: str, lang: str, width: int, height: int) -> Page:
+    phone = min(width, height) < 500
+    context = browser.new_context(
+        base_url=base_url, locale=LOCALES[lang], extra_http_headers={"Accept-Language": lang},
+        viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone,
+        device_scale_factor=2 if phone else 1,
+    )
+    context.set_default_timeout(WAIT_MS)
+    return context.new_page()
+
+
+def assert_opens_in_view(page: Page, dialog_id: str, where: str) -> None:
+    dialog = page.locator(f"#{dialog_id}:modal")
+    expect(dialog).to_be_visible()
+    seen = dialog.evaluate(IN_VIEW_JS)
+    assert seen == {"heading": True, "close": True, "top": 0}, f"{where}: {seen}"
+
+
+def tap_the_backdrop(page: Page) -> None:
+    """A tap (or click) in the corner of the screen, outside every dialog's box."""
+    if page.evaluate("matchMedia('(pointer: coarse)').matches"):
+        page.touchscreen.tap(3, 3)
+    else:
+        page.mouse.click(3, 3)
+
+
+@pytest.mark.parametrize("lang", ["vi", "en"])
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_dialogs_open_at_their_heading_with_a_close_in_view(
+    browser, base_url, axe, lang, width, height
+):
+    deal = "HT1-N-AAAAAAE"
+    page = sized_page(browser, base_url, lang, width, height)
+    try:
+        page.goto(f"/hearts/deal/{deal}")
+        mirror = Mirror(deal)
+        fast_forward_to_match_end(page, mirror, until="hand_over")
+        page.reload()
+        where = f"{width}x{height} ({lang})"
+        assert_opens_in_view(page, "ht-end-dialog", f"hand over, {where}")
+        tap_the_backdrop(page)
+        expect(page.locator("dialog:modal")).to_have_count(0)
+
+        # The review: a short table of the player's decisions, its Close on the screen.
+        page.locator('[data-open="ht-end-dialog"]').click()
+        page.locator('#ht-end-dialog [data-open="ht-review-dialog"]').click()
+        review = page.locator("#ht-review-dialog:modal")
+        expect(review.locator("table.ht-review, .ht-all-best")).to_have_count(1)
+        if review.locator("table.ht-review").count():
+            expect(review.locator("tbody tr")).to_have_count(14)  # the pass and 13 plays
+            assert review.locator("tbody tr").first.evaluate("r => r.offsetHeight") < 48
+        assert_opens_in_view(page, "ht-review-dialog", f"review, {where}")
+        assert_no_axe_violations(axe, page, f"review dialog, {where}")
+        if (width, height, lang) == (390, 844, "en"):
+            screenshot(page, "hearts-review-phone.png")
+        tap_the_backdrop(page)
+        expect(page.locator("dialog:modal")).to_have_count(0)
+
+        fast_forward_to_match_end(page, mirror)
+        page.reload()
+        assert_opens_in_view(page, "ht-end-dialog", f"match over, {where}")
+        assert_no_axe_violations(axe, page, f"match-over dialog, {where}")
+        if (width, height, lang) == (360, 640, "en"):
+            screenshot(page, "hearts-match-over-phone.png")
+        page.keyboard.press("Escape")
+        expect(page.locator("dialog:modal")).to_have_count(0)
+        page.locator('[data-open="ht-end-dialog"]').click()
+        assert_opens_in_view(page, "ht-end-dialog", f"match over again, {where}")
+        tap_the_backdrop(page)
+        expect(page.locator("dialog:modal")).to_have_count(0)
+    finally:
+        page.context.close()

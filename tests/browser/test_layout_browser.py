@@ -116,3 +116,110 @@ def test_the_new_game_menu_is_on_the_screen(browser, base_url, lang, width, heig
         assert page.evaluate("innerWidth") == width
     finally:
         context.close()
+
+
+# Issue 27: the pages a player reaches from the menus and the header, at the four sizes.
+EVERY_PAGE = ("/", "/heart-to-heart", "/heart-to-heart/rules", "/heart-to-heart/examples",
+              "/hearts", "/hearts/rules", "/settings", "/stats", "/offline")
+
+# Nothing scrolls sideways, and no label is wider than its button, link or menu (a menu that
+# scrolls inside itself, as the header's did, hides its last entry).
+SPILLS_JS = """() => {
+  const out = [];
+  for (const el of document.querySelectorAll("a, button, summary, .btn, nav")) {
+    if (!el.checkVisibility() || el.getBoundingClientRect().width === 0) continue;
+    if (el.scrollWidth > el.clientWidth + 1)
+      out.push(`${el.localName}.${el.className} "${el.innerText}"`
+               + ` ${el.scrollWidth}>${el.clientWidth}`);
+  }
+  const root = document.documentElement;
+  if (root.scrollWidth > innerWidth) out.push(`the page scrolls sideways: ${root.scrollWidth}`);
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["vi", "en"])
+@pytest.mark.parametrize(("width", "height"), MENU_SIZES, ids=[f"{w}x{h}" for w, h in MENU_SIZES])
+def test_no_page_scrolls_sideways_and_every_label_fits(browser, base_url, lang, width, height):
+    context = phone_or_desktop(browser, base_url, lang, width, height)
+    try:
+        page = context.new_page()
+        for path in EVERY_PAGE:
+            page.goto(path)
+            page.wait_for_function("() => document.fonts.status === 'loaded'")
+            spills = page.evaluate(SPILLS_JS)
+            assert not spills, f"{path} at {width}x{height} ({lang}): {spills}"
+            assert page.evaluate("innerWidth") == width
+            # Every entry of the header's menu is whole on the screen.
+            for entry in page.locator(".top nav a").all():
+                box = entry.bounding_box()
+                assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, path
+    finally:
+        context.close()
+
+
+def near_the_finish(page, deal: str = "HH1-W-AAAAAAC") -> None:
+    """This session's game of ``deal``, played by the solver's line through the API until
+    Finish shows (every heart card left is free)."""
+    from app.rules.heart_to_heart import new_game, target_text
+    from app.rules.heart_to_heart_solver import solve
+    from app.web.heart_to_heart.assists import can_finish
+
+    game = new_game(deal)
+    answer = page.request.post("/api/heart-to-heart/games", data={"deal": deal})
+    url = f"/api/heart-to-heart/games/{answer.json()['game_id']}/tap"
+    for where in solve(game.copy()):
+        if can_finish(game):
+            return
+        assert page.request.post(url, data={"target": target_text(where)}).ok
+        game.tap(where)
+    raise AssertionError(f"{deal}: Finish never shows on the solver's line")
+
+
+@pytest.mark.parametrize("lang", ["vi", "en"])
+@pytest.mark.parametrize(("width", "height"), MENU_SIZES, ids=[f"{w}x{h}" for w, h in MENU_SIZES])
+def test_undo_and_options_keep_their_labels_when_finish_shows(
+    browser, base_url, lang, width, height
+):
+    context = phone_or_desktop(browser, base_url, lang, width, height)
+    try:
+        page = context.new_page()
+        near_the_finish(page)
+        page.goto("/heart-to-heart")
+        expect(page.locator('[data-action="finish"]')).to_be_visible()
+        page.wait_for_function("() => document.fonts.status === 'loaded'")
+        outside = page.evaluate(OUTSIDE_JS)
+        assert not outside, f"Finish at {width}x{height} ({lang}): {outside}"
+    finally:
+        context.close()
+
+
+# The middle of a received card's mark (its ::after) and what the screen shows there.
+MARKS_JS = """() => Array.from(document.querySelectorAll('#ht-hand [data-received]'), (card) => {
+  const r = card.getBoundingClientRect();
+  const mark = getComputedStyle(card, "::after");
+  const x = r.left + parseFloat(mark.left) + parseFloat(mark.width) / 2;
+  const y = r.bottom - parseFloat(mark.bottom) - parseFloat(mark.height) / 2;
+  const hit = document.elementFromPoint(x, y);
+  return [card.dataset.card, hit === card || card.contains(hit)];
+})"""
+
+
+@pytest.mark.parametrize(("width", "height"), MENU_SIZES, ids=[f"{w}x{h}" for w, h in MENU_SIZES])
+def test_every_received_card_shows_its_mark(browser, base_url, width, height):
+    """Issue 27: in the desktop's fanned hand the next card hid a received card's mark."""
+    from hearts_mirror import Mirror, pass_choice
+
+    deal = "HT1-N-AAAAAAE"
+    context = phone_or_desktop(browser, base_url, "en", width, height)
+    try:
+        page = context.new_page()
+        page.goto(f"/hearts/deal/{deal}")
+        for code in pass_choice(Mirror(deal).match):
+            page.locator(f'#ht-hand [data-card="{code}"]').click()
+        page.locator(".ht-pass-button").click()
+        expect(page.locator('#ht-hand [data-received="true"]')).to_have_count(3)
+        marks = page.evaluate(MARKS_JS)
+        assert all(shown for _, shown in marks), f"at {width}x{height}: {marks}"
+    finally:
+        context.close()

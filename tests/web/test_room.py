@@ -248,3 +248,64 @@ async def test_an_assisted_win_is_counted_apart_and_announces_no_record(app, cli
     assisted = page[page.index('data-game="assisted"'):]
     assert 'data-stat="played">1<' in own and 'data-stat="fewest_moves">60<' in own
     assert 'data-stat="played">1<' in assisted and 'data-stat="fewest_moves">40<' in assisted
+
+
+async def test_an_assisted_hard_match_is_said_to_be_counted_apart(app, client):
+    """Issue 27: after a Hard match played with hints the Hard column shows 0 matches; the
+    page says why, under the table, in both languages."""
+    from app.web.profile import record_hearts_match
+    from app.web.session import COOKIE_NAME
+
+    await client.get("/")
+    session_id = client.cookies[COOKIE_NAME].rpartition(".")[0]
+    page = (await client.get("/stats", headers={"accept-language": "en"})).text
+    assert "data-counted-apart" not in page  # nothing apart: nothing to explain
+    await record_hearts_match(
+        app.state.store, session_id, won=False, hand_points=[26, 0, 13], moons=0,
+        level="hard", assisted=True,
+    )
+    for lang, said in (("en", "1 match played with hints or undo is not counted in this table"),
+                       ("vi", "1 trận có dùng gợi ý hoặc “Đi lại” không được tính trong bảng")):
+        await client.post("/lang", data={"lang": lang})
+        page = (await client.get("/stats")).text
+        hearts = page[page.index('data-game="hearts"'):page.index('data-game="assisted"')]
+        assert re.search(r'data-level="hard" data-stat="played">0<', hearts)
+        assert said in hearts and 'href="#stats-assisted"' in hearts
+        assisted = page[page.index('data-game="assisted"'):]
+        assert re.search(r'data-stat="played">1<', assisted[assisted.index('data-level="hearts"'):])
+
+
+@pytest.mark.parametrize("hinted", [False, True])
+async def test_the_won_dialog_shares_the_result_and_says_when_hints_helped(client, hinted):
+    game = (await client.post("/api/heart-to-heart/games", json={"deal": WON_DEAL})).json()
+    url = f"/api/heart-to-heart/games/{game['game_id']}"
+    if hinted:
+        assert (await client.get(f"{url}/hint")).status_code == 200
+    for target in solve(new_game(WON_DEAL)):
+        game = (await client.post(f"{url}/tap", json={"target": target_text(target)})).json()
+    assert game["status"] == "won"
+    for lang, hints in (("en", ", with hints or undo"), ("vi", ", có dùng gợi ý hoặc Đi lại")):
+        await client.post("/lang", data={"lang": lang})
+        page = (await client.get("/heart-to-heart")).text
+        shared = re.search(
+            rf'<a class="btn" href="/heart-to-heart/deal/{WON_DEAL}" data-share-result="([^"]*)"',
+            page,
+        )
+        assert shared, "the won dialog has a Share result link to the deal"
+        assert shared[1].startswith(f"{WON_DEAL} ♥ ")
+        assert shared[1].endswith(hints) == hinted
+
+
+async def test_pages_name_their_language_for_the_offline_copy(client):
+    """The service worker keeps its offline page in the language of the last page shown
+    (static/js/sw.js reads Content-Language; tests/browser checks the worker)."""
+    for lang in ("vi", "en"):
+        await client.post("/lang", data={"lang": lang})
+        for path in ("/", "/offline", "/settings"):
+            assert (await client.get(path)).headers["content-language"] == lang
+
+
+async def test_the_claim_setting_says_the_hand_plays_itself(client):
+    await client.post("/lang", data={"lang": "en"})
+    page = (await client.get("/settings")).text
+    assert "the rest of the hand plays itself at once" in page and "Offer" not in page

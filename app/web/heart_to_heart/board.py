@@ -27,6 +27,7 @@ from app.rules.heart_to_heart import (
 )
 from app.web.heart_to_heart.assists import Hint, can_finish
 from app.web.heart_to_heart.service import LoadedGame, Options
+from app.web.heart_to_heart.texts import result_share_text
 from app.web.i18n import heart_name
 from app.web.pieces import (
     Piece,
@@ -47,12 +48,13 @@ WHOLE_HEART_OVER = HEART_SIZE // 2
 
 def build_board(
     game: HeartToHeartGame, version: int, undo_url: str, options: Options, lang: str,
-    *, static: bool = False, results: str | None = None,
+    *, static: bool = False, results: str | None = None, share: bool = False,
 ) -> Pieces:
     """The board's pieces; ``static`` draws pictures instead of controls (the examples);
-    ``results``: the URL of the game's results board, for the dialog at its end."""
+    ``results`` and ``share``: the dialog at its end (``side_pieces``)."""
     help = placement(game, options)
-    sides = side_pieces(game, version, undo_url, help, lang, static=static, results=results)
+    sides = side_pieces(game, version, undo_url, help, lang, static=static, results=results,
+                        share=share)
     return with_heart(game, help, sides, lang, static=static)
 
 
@@ -108,9 +110,11 @@ def heart_piece(
 
 def side_pieces(
     game: HeartToHeartGame, version: int, undo_url: str, help: Help, lang: str,
-    *, static: bool = False, results: str | None = None,
+    *, static: bool = False, results: str | None = None, share: bool = False,
 ) -> Pieces:
-    """The pieces beside the heart: piles, info bar, version, buttons, dialog, help sets."""
+    """The pieces beside the heart: piles, info bar, version, buttons, dialog, help sets;
+    ``results``: the URL of the game's results board; ``share``: the won dialog offers to
+    share the result with the deal's link (not a daily's, whose code stays secret)."""
     stock_count = game.stock_count
     top = game.waste_top
     if top is None:
@@ -124,9 +128,11 @@ def side_pieces(
     if status == "playing":  # no dialog: nothing of the game in it, not even its id
         dialog = NO_DIALOG
     else:
+        shared = share and status == "won"  # a daily's deal never goes into its page
         dialog = Piece.of("end_dialog", undo_url=undo_url, status=status,
                           seconds=game.elapsed_seconds, moves=game.moves, can_undo=can_undo,
-                          results=results)
+                          results=results, share=result_share_text(game, lang) if shared else "",
+                          deal=game.deal if shared else None)
     return {
         # An empty stock shows whether tapping it turns the waste over. The stock is never
         # helped (drawing is always allowed).
@@ -178,7 +184,7 @@ def help_text(targets: int) -> str:
 def stored_board(loaded: LoadedGame, undo_url: str, options: Options, lang: str) -> Pieces:
     """``build_board`` of a stored game."""
     return build_board(loaded.game, loaded.stored.version, undo_url, options, lang,
-                       results=results_url(loaded))
+                       results=results_url(loaded), share=shareable(loaded))
 
 
 def results_url(loaded: LoadedGame) -> str:
@@ -190,13 +196,18 @@ def results_url(loaded: LoadedGame) -> str:
     return f"/heart-to-heart/deal/{loaded.game.deal}/results"
 
 
+def shareable(loaded: LoadedGame) -> bool:
+    """Whether a won game's result may be shared with its deal: not a daily's."""
+    return daily_of(loaded.stored.state) is None
+
+
 def stored_sides(
     loaded: LoadedGame, undo_url: str, options: Options, lang: str
 ) -> tuple[Help, Pieces]:
     """``placement`` and ``side_pieces`` of a stored game."""
     help = placement(loaded.game, options)
     return help, side_pieces(loaded.game, loaded.stored.version, undo_url, help, lang,
-                             results=results_url(loaded))
+                             results=results_url(loaded), share=shareable(loaded))
 
 
 def action_changes(

@@ -35,7 +35,7 @@ from app.web.hearts.review import Reviews, review
 from app.web.hearts.service import LoadedMatch, MoveRefused, Seen
 from app.web.hearts.table import (
     TEMPLATE,
-    ReviewRow,
+    Review,
     Urls,
     changes,
     everything,
@@ -43,7 +43,7 @@ from app.web.hearts.table import (
     last_trick,
     narration,
     piece_renderer,
-    review_rows,
+    review_of,
     steps_of,
     table_pieces,
 )
@@ -241,17 +241,16 @@ async def hearts_review(
     found = await service.owned(store, session_id, game_id, dealer(request, clock()))
     view = found.game.view(HUMAN)
     tr = translator(lang)
-    if view.phase not in ("hand_over", "match_over") or len(view.tricks) != 13:
-        rows: list[ReviewRow] = []
-    else:
+    shown: Review | None = None
+    if view.phase in ("hand_over", "match_over") and len(view.tricks) == 13:
         reviews: Reviews = request.app.state.reviews
         key = (game_id, view.hand_number, found.stored.version)
         judged = reviews.get(key)
         if judged is None:
             judged = await THINKING.search(review, view)
             reviews.keep(key, judged)
-        rows = review_rows(judged, tr)
-    return answer(render_once(TEMPLATE, Piece.of("review", rows=tuple(rows)), lang))
+        shown = review_of(judged, tr)
+    return answer(render_once(TEMPLATE, Piece.of("review", review=shown), lang))
 
 
 # -- actions --------------------------------------------------------------------------------

@@ -456,28 +456,44 @@ def hint_marks(cards: int, lang: str, *, oob: bool = False) -> Markup:
 
 @dataclass(frozen=True, slots=True)
 class ReviewRow:
-    """One line of the hand's review, in words."""
+    """One decision of the hand's review: the cards played (or passed), the search's best
+    cards when they differ, and the points the choice lost against them."""
 
-    what: str  # "Pass" or "Trick 3"
-    chosen: str
-    best: str
-    chosen_points: str  # "—" when the search has no figure for it
-    best_points: str
+    what: str  # "Pass" or the trick's number
+    played: tuple[CardFace, ...]
+    best: tuple[CardFace, ...]  # empty: the choice was the best
+    lost: str  # "0.7"; "—" for a pass the search has no figure for
     costly: bool
 
 
-def review_rows(decisions: list[Decision], tr: Translator) -> list[ReviewRow]:
-    def names(mask: int) -> str:
-        return ", ".join(tr.card_name(c) for c in cards_in(mask))
+@dataclass(frozen=True, slots=True)
+class Review:
+    """A finished hand's review as the dialog shows it: one row per decision, and whether
+    every choice was the best (the dialog then says so once instead of listing them)."""
 
-    def figure(points: float | None) -> str:
-        return "—" if points is None else format_number(points, tr.lang, 2)
+    rows: tuple[ReviewRow, ...]
+    all_best: bool
 
-    return [
-        ReviewRow(
-            tr.gettext("Pass") if d.trick is None else tr.gettext("Trick %(n)d") % {"n": d.trick},
-            names(d.chosen), names(d.best), figure(d.chosen_points), figure(d.best_points),
-            d.costly,
-        )
-        for d in decisions
-    ]
+
+def lost_points(d: Decision) -> float | None:
+    """How many points the choice is expected to cost against the best one (None: unknown)."""
+    return None if d.chosen_points is None else max(0.0, d.chosen_points - d.best_points)
+
+
+def review_of(decisions: list[Decision], tr: Translator) -> Review:
+    """The rows of the review; a choice whose loss rounds to 0.0 counts as the best (two cards
+    the search values alike)."""
+
+    def faces(mask: int) -> tuple[CardFace, ...]:
+        return tuple(face(c, tr) for c in cards_in(mask))
+
+    rows = []
+    for d in decisions:
+        lost = lost_points(d)
+        best = d.chosen == d.best or (lost is not None and round(lost, 1) == 0)
+        rows.append(ReviewRow(
+            tr.gettext("Pass") if d.trick is None else str(d.trick),
+            faces(d.chosen), () if best else faces(d.best),
+            "—" if lost is None else format_number(lost, tr.lang, 1), d.costly,
+        ))
+    return Review(tuple(rows), all(not row.best for row in rows))
