@@ -545,7 +545,7 @@ def add_api_routes(game: ApiGame) -> None:
         "daily game of the day is its result on the day's board (finished, or given up for "
         "another game); one started again that day is practice.",
         responses={200: {"description": "The daily game"}, 201: {"description": "Started"},
-                   **error_responses(403, 422)},
+                   **error_responses(403, 413, 422)},
     )
     api.add_api_route(
         f"/{slug}/daily/{{day}}/results", day_results, response_model=game.results_model,
