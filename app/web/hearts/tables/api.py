@@ -18,12 +18,14 @@ from fastapi.sse import EventSourceResponse, ServerSentEvent
 from pydantic import ConfigDict, Field
 
 from app.rules.cards import parse_card
+from app.rules.hearts_rules import HeartsRules, RulesError
 from app.settings import Settings
 from app.web.api_models import (
     CARD_PATTERN,
     ErrorResponse,
     HeartsPass,
     HeartsPlay,
+    HeartsRulesBody,
     StrictBody,
     VersionBody,
     error_responses,
@@ -87,6 +89,9 @@ class StartTable(StrictBody):
         ge=service.TURN_SECONDS_MIN,
         le=service.TURN_SECONDS_MAX,
         description="Changes the turn limit set when the table was opened (null: none).",
+    )
+    rules: HeartsRulesBody | None = Field(
+        default=None, description="The match's house rules; the seed's when left out."
     )
 
     model_config = ConfigDict(
@@ -246,7 +251,13 @@ async def start_table(
     seconds: int | bool | None = False
     if body is not None and "turn_seconds" in body.model_fields_set:
         seconds = body.turn_seconds
-    change = service.start(visit.session_id, level, seconds, visit.clock())
+    rules = None
+    if body is not None and body.rules is not None:
+        try:
+            rules = HeartsRules(**body.rules.model_dump())
+        except RulesError as error:  # the body's model checks every value first
+            return api_error(422, "invalid_rules", error.message)
+    change = service.start(visit.session_id, level, seconds, visit.clock(), rules)
     return await apply(request, visit, table_id, None, change, slow=True)
 
 

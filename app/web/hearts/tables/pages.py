@@ -9,6 +9,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 
+from app.rules.hearts_rules import PRESETS
 from app.web.actions import action_answer, conflict_answer, is_htmx
 from app.web.deps import Visit, VisitDep
 from app.web.errors import PageError
@@ -27,7 +28,7 @@ from app.web.hearts.tables.texts import (
     seat_label,
 )
 from app.web.hearts.tables.views import seat_view
-from app.web.hearts.texts import seat_names
+from app.web.hearts.texts import preset_names, seat_names
 from app.web.i18n import translator
 from app.web.nickname import NICKNAME_MAX, NicknameInvalid, clean_nickname
 from app.web.pieces import Piece, answer, render_once, status
@@ -108,6 +109,7 @@ async def table_page(table_id: str, request: Request, visit: VisitDep) -> HTMLRe
         "nickname_max": NICKNAME_MAX,
         "reactions": [(key, REACTION_SYMBOLS[key], reaction_label(key, tr)) for key in REACTIONS],
         "events": f"/api/hearts/tables/{table_id}/events",
+        "presets": preset_names(tr),
         "piece": None,
     }
     if table.match is not None:
@@ -130,10 +132,11 @@ async def table_sit(
 async def table_start(
     table_id: str, form: StartFormDep, request: Request, visit: VisitDep
 ) -> Response:
-    if not service.settings_valid(form.level, form.seconds):
+    rules = PRESETS.get(form.rules)
+    if not service.settings_valid(form.level, form.seconds) or rules is None:
         raise PageError(400, translator(visit.lang).gettext(
             "Pick a level and a turn limit of 15 to 120 seconds, or none."))
-    start = service.start(visit.session_id, form.level, form.seconds, visit.clock())
+    start = service.start(visit.session_id, form.level, form.seconds, visit.clock(), rules)
     await change_or_error_page(visit, table_id, start, request)
     return to_table(table_id)
 
