@@ -18,7 +18,6 @@ from fastapi.sse import EventSourceResponse, ServerSentEvent
 from pydantic import ConfigDict, Field
 
 from app.rules.cards import parse_card
-from app.rules.hearts_rules import HeartsRules, RulesError
 from app.settings import Settings
 from app.web.api_models import (
     CARD_PATTERN,
@@ -35,7 +34,7 @@ from app.web.api_models import (
 )
 from app.web.deps import Visit, VisitDep
 from app.web.errors import api_error
-from app.web.hearts.api import invalid_card
+from app.web.hearts.api import invalid_card, rules_of
 from app.web.hearts.tables import service
 from app.web.hearts.tables.board import PageFeed, page_urls
 from app.web.hearts.tables.clock import TableClock
@@ -251,12 +250,9 @@ async def start_table(
     seconds: int | bool | None = False
     if body is not None and "turn_seconds" in body.model_fields_set:
         seconds = body.turn_seconds
-    rules = None
-    if body is not None and body.rules is not None:
-        try:
-            rules = HeartsRules(**body.rules.model_dump())
-        except RulesError as error:  # the body's model checks every value first
-            return api_error(422, "invalid_rules", error.message)
+    rules = rules_of(None if body is None else body.rules)
+    if isinstance(rules, JSONResponse):
+        return rules
     change = service.start(visit.session_id, level, seconds, visit.clock(), rules)
     return await apply(request, visit, table_id, None, change, slow=True)
 
