@@ -170,3 +170,42 @@ async def test_the_moon_question_through_the_api_and_the_page(
     assert HeartsMatch.from_json(
         (await app.state.store.get(session_of(client, app), stored.game_id)).state
     ).rules == rules
+
+
+async def test_a_table_starts_under_the_rules_its_creator_chose(client: httpx.AsyncClient):
+    created = await client.post(
+        "/api/hearts/tables", json={"turn_seconds": None, "name": "Lan"}
+    )
+    table = created.json()
+    assert table["rules"] == SEED_JSON
+    started = await client.post(
+        f"/api/hearts/tables/{table['table_id']}/start", json={"rules": {"passing": "none"}}
+    )
+    assert started.status_code == 200, started.text
+    assert started.json()["rules"] == {**SEED_JSON, "passing": "none"}
+    assert started.json()["pass_direction"] == "none"
+    page = (await client.get(f"/hearts/t/{table['table_id']}")).text
+    assert 'name="rules"' not in page  # the choice is made before the start only
+    other = (await client.post("/api/hearts/tables", json={"name": "Lan"})).json()
+    refused = await client.post(
+        f"/api/hearts/tables/{other['table_id']}/start", json={"rules": {"target": 10}}
+    )
+    assert refused.status_code == 422
+
+
+async def test_a_table_page_offers_the_presets_before_the_start(client: httpx.AsyncClient):
+    created = await client.post("/hearts/tables", data={"name": "Lan"})
+    url = created.headers["location"]
+    page = (await client.get(url)).text
+    assert '<option value="omnibus">Omnibus</option>' in page
+    headers = {"sec-fetch-site": "same-origin"}
+    bad = await client.post(f"{url}/start", data={"rules": "house"}, headers=headers)
+    assert bad.status_code == 400
+    start = await client.post(
+        f"{url}/start", data={"level": "easy", "seconds": "none", "rules": "omnibus"},
+        headers=headers,
+    )
+    assert start.status_code in (200, 303)
+    table_id = url.rsplit("/", 1)[1]
+    state = (await client.get(f"/api/hearts/tables/{table_id}")).json()
+    assert state["rules"]["jack_of_diamonds"] == -10

@@ -22,6 +22,7 @@ from app.rules.hearts_core import (
     settle_totals,
 )
 from app.rules.hearts_rules import MOON_RULES, PRESETS, HeartsRules
+from tests.bots.test_bots_search_core import sampled_worlds
 from tests.rules.test_hearts_house_rules import moon_position
 
 # Every preset, and rule sets that touch what the core must follow: hearts led at any time,
@@ -66,17 +67,6 @@ def decisions(code: str, rules: HeartsRules):
         if view.legal.bit_count() > 1:
             yield view
         match.play(choose_play("normal", view, decision_seed(view)))
-
-
-def sampled_worlds(view, count: int):
-    pos = from_view(view)
-    known, need, unseen = hard.knowledge(pos, view)
-    state = decision_seed(view)
-    for _ in range(count):
-        hands, state = _search.sample_hands(known, view.seat, need, unseen, state)
-        world = pos.copy()
-        world.hands = list(hands)
-        yield world
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=rules_id)

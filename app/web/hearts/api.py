@@ -26,6 +26,7 @@ from app.web.api_models import (
     HeartsNewGame,
     HeartsPass,
     HeartsPlay,
+    HeartsRulesBody,
     HeartsRulesState,
     HeartsState,
     Play,
@@ -107,6 +108,16 @@ def match_state(loaded: LoadedMatch, lang: str) -> HeartsState:
     )
 
 
+def rules_of(body: HeartsRulesBody | None) -> HeartsRules | JSONResponse | None:
+    """The house rules a body asks for (None: the seed's), or the 422 that refuses them."""
+    if body is None:
+        return None
+    try:
+        return HeartsRules(**body.model_dump())
+    except RulesError as error:  # the body's model checks every value first
+        return api_error(422, "invalid_rules", error.message)
+
+
 def invalid_card(lang: str) -> JSONResponse:
     message = translator(lang).gettext("A card is its rank and suit, like 10H, QS or 2C.")
     return api_error(422, "invalid_card", message)
@@ -178,12 +189,9 @@ ACTED = "The state after the action and the bots' answer"
 )
 async def create_match(visit: VisitDep, body: Annotated[HeartsNewGame | None, Body()] = None):
     store, session_id = visit.store, visit.session_id
-    rules = None
-    if body is not None and body.rules is not None:
-        try:
-            rules = HeartsRules(**body.rules.model_dump())
-        except RulesError as error:  # the body's model checks every value first
-            return api_error(422, "invalid_rules", error.message)
+    rules = rules_of(None if body is None else body.rules)
+    if isinstance(rules, JSONResponse):
+        return rules
     if body is None or body.deal is None:
         loaded = await service.new_random_match(store, session_id, rules=rules)
         return state_response(match_state(loaded, visit.lang), 201)

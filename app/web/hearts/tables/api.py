@@ -24,6 +24,7 @@ from app.web.api_models import (
     ErrorResponse,
     HeartsPass,
     HeartsPlay,
+    HeartsRulesBody,
     StrictBody,
     VersionBody,
     error_responses,
@@ -33,7 +34,7 @@ from app.web.api_models import (
 )
 from app.web.deps import Visit, VisitDep
 from app.web.errors import api_error
-from app.web.hearts.api import invalid_card
+from app.web.hearts.api import invalid_card, rules_of
 from app.web.hearts.tables import service
 from app.web.hearts.tables.board import PageFeed, page_urls
 from app.web.hearts.tables.clock import TableClock
@@ -88,6 +89,9 @@ class StartTable(StrictBody):
         ge=service.TURN_SECONDS_MIN,
         le=service.TURN_SECONDS_MAX,
         description="Changes the turn limit set when the table was opened (null: none).",
+    )
+    rules: HeartsRulesBody | None = Field(
+        default=None, description="The match's house rules; the seed's when left out."
     )
 
     model_config = ConfigDict(
@@ -247,7 +251,10 @@ async def start_table(
     seconds: int | bool | None = False
     if body is not None and "turn_seconds" in body.model_fields_set:
         seconds = body.turn_seconds
-    change = service.start(visit.session_id, level, seconds, visit.clock())
+    rules = rules_of(None if body is None else body.rules)
+    if isinstance(rules, JSONResponse):
+        return rules
+    change = service.start(visit.session_id, level, seconds, visit.clock(), rules)
     return await apply(request, visit, table_id, None, change, slow=True)
 
 

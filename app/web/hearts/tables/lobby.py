@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from app.web.hearts.tables.service import Table
 from app.web.hearts.tables.texts import compass
+from app.web.hearts.texts import preset_names
 from app.web.i18n import Translator
 
 TURN_LIMITS = (15, 30, 60, 120)  # the turn limits offered, in seconds; "none" besides
@@ -88,4 +89,5 @@ def room_controls(table: Table, tr: Translator) -> list[Control]:
         Control("level", tr.gettext("Bots"), levels, table.bot_level),
         Control("seconds", tr.gettext("Turn limit"), (*limits, ("none", tr.gettext("None"))),
                 limit),
+        Control("rules", tr.gettext("House rules"), tuple(preset_names(tr).items()), "seed"),
     ]

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 
+from app.rules.hearts_rules import PRESETS
 from app.web.actions import action_answer, conflict_answer, is_htmx
 from app.web.deps import Visit, VisitDep
 from app.web.errors import PageError
@@ -176,10 +177,11 @@ async def table_name(
 async def table_start(
     table_id: str, form: StartFormDep, request: Request, visit: VisitDep
 ) -> Response:
-    if not service.settings_valid(form.level, form.seconds):
+    rules = PRESETS.get(form.rules)
+    if not service.settings_valid(form.level, form.seconds) or rules is None:
         raise PageError(400, translator(visit.lang).gettext(
             "Pick a level and a turn limit of 15 to 120 seconds, or none."))
-    start = service.start(visit.session_id, form.level, form.seconds, visit.clock())
+    start = service.start(visit.session_id, form.level, form.seconds, visit.clock(), rules)
     await change_or_error_page(visit, table_id, start, request)
     return to_table(table_id)
 

@@ -36,7 +36,7 @@ from app.bots import choose_pass, choose_play, decision_seed
 from app.bots.driver import pass_for_bots, play_bots
 from app.metrics import CAS_RETRIES, GAMES_FINISHED, GAMES_STARTED
 from app.rules.cards import CardError
-from app.rules.hearts import NUM_SEATS, HeartsError, HeartsMatch, PlayedCard
+from app.rules.hearts import NUM_SEATS, HeartsError, HeartsMatch, HeartsRules, PlayedCard
 from app.settings import STALE_HEARTBEATS, Settings
 from app.store import GameStore, StoredTable, StreamSeen
 from app.web.games import GameNotFound
@@ -419,9 +419,11 @@ def sit(session_id: str, name: str, wanted: int | None) -> Change:
 
 
 def start(
-    session_id: str, bot_level: str | None, turn_seconds: int | bool | None, now: float
+    session_id: str, bot_level: str | None, turn_seconds: int | bool | None, now: float,
+    rules: HeartsRules | None = None,
 ) -> Change:
-    """``turn_seconds``: False keeps the table's setting."""
+    """``turn_seconds``: False keeps the table's setting; ``rules``: the match's house rules
+    (the seed's when None)."""
 
     def apply(table: Table) -> list[PlayedCard]:
         if table.seat_of(session_id) != Table.CREATOR:
@@ -432,7 +434,7 @@ def start(
             table.bot_level = bot_level
         if turn_seconds is not False:
             table.turn_seconds = turn_seconds if isinstance(turn_seconds, int) else None
-        table.match = HeartsMatch.new(random_code(LEVEL_LETTERS[table.bot_level]))
+        table.match = HeartsMatch.new(random_code(LEVEL_LETTERS[table.bot_level]), rules=rules)
         table.started_at = now
         return bots_answer(table)
 

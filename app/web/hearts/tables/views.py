@@ -12,10 +12,11 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from app.rules.cards import card_text, cards_in
-from app.rules.hearts import HeartsView, PlayedCard
+from app.rules.hearts import SEED_RULES, HeartsView, PlayedCard
 from app.web.api_models import (
     HT_DEAL_PATTERN,
     FinishedTrick,
+    HeartsRulesState,
     HeartsState,
     Play,
     Seat,
@@ -144,6 +145,7 @@ def table_view(table: Table, session_id: str, now: float, presence: Presence) ->
         moon=view.moon if view else None,
         winner=view.winner if view else None,
         undo_available=False,
+        rules=HeartsRulesState(**(view.rules if view else SEED_RULES).to_json()),
         reactions=[Reaction(version=v, seat=s, reaction=r) for v, s, r, _ in table.reactions],
     )
 
