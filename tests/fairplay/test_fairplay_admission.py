@@ -64,8 +64,9 @@ async def test_a_turn_is_refused_past_the_wait_bound(room):
 
 
 async def test_the_cost_is_measured_where_the_work_ran(room, monkeypatch):
-    readings = iter([10.0, 10.5])  # the work took half a second
-    monkeypatch.setattr(thinking, "time", SimpleNamespace(perf_counter=lambda: next(readings)))
+    # Submitted, started at once, and done half a second later.
+    readings = iter([10.0, 10.0, 10.5])
+    monkeypatch.setattr(thinking, "time", SimpleNamespace(monotonic=lambda: next(readings)))
     before = room.cost
     assert await room.run(lambda: 7) == 7
     assert room.cost == pytest.approx(before + thinking.COST_WEIGHT * (0.5 - before))
