@@ -93,8 +93,8 @@ def element_at(text: str, start: int) -> str:
 
 PIECE = re.compile(r'<(\w+)\b[^>]*\bid="([\w-]+)"[^>]*\bhx-swap-oob="(\w+)"[^>]*>')
 STEP = re.compile(
-    r'<p data-card="(\w+)" data-seat="(\d)"(?: data-ends="(\d)")? data-say="[^"]*"(?: data-detail)?>'
-    r"([^<]*)</p>"
+    r'<p data-card="(\w+)" data-seat="(\d)"(?: data-ends="(\d)")?'
+    r' data-say="[^"]*"(?: data-detail)?>([^<]*)</p>'
 )
 SLOT = re.compile(r'<div class="ht-slot" data-slot="\d">')
 
