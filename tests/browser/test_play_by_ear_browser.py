@@ -16,9 +16,9 @@ from playwright.sync_api import Page, expect
 from app.rules.cards import card_text, cards_in
 from app.rules.heart_to_heart import new_game, rank_name
 from app.rules.heart_to_heart_solver import solve
-from app.rules.hearts import HUMAN
+from app.rules.hearts import HUMAN, HeartsError
 from app.web.hearts.table import sorted_hand
-from app.web.hearts.texts import seat_names
+from app.web.hearts.texts import refusal_text, seat_names
 from app.web.i18n import heart_name, rank_word, translator
 
 pytestmark = pytest.mark.browser
@@ -177,6 +177,12 @@ def test_fewer_announcements_leave_out_the_players_own_cards(new_page):
         page.get_by_role("button", name=card_name(code, "en"), exact=True).press("Enter")
     page.get_by_role("button", name="Pass left", exact=True).press("Enter")
     mirror.pass_cards(chosen)
+    # A card that cannot be played: why, said at once (assertive), not queued behind the rest.
+    dimmed = page.get_by_role("button", name=card_name(mirror.dimmed()[0], "en"), exact=True)
+    expect(dimmed).to_be_disabled()  # aria-disabled: the pass's answer is in
+    dimmed.press("Enter")
+    expect(page.get_by_role("alert")).to_have_text(refusal_text(
+        HeartsError("follow_suit", ""), translator("en")))
     code = mirror.legal()[0]
     page.get_by_role("button", name=card_name(code, "en"), exact=True).press("Enter")
     plays = mirror.play(code)
