@@ -23,6 +23,9 @@
   document.addEventListener("click", (e) => {
     const button = e.target.closest?.("#ask-dialog [data-ask]");
     if (button) answer(button);
+    // Opened from a menu: the menu closes behind the dialog.
+    const menu = e.target.closest?.('[data-open="ask-dialog"]')?.closest("details.menu");
+    if (menu) menu.open = false;
   });
 
   document.addEventListener("keydown", (e) => {
