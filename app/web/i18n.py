@@ -91,6 +91,20 @@ def rank_word(rank: str, lang: str) -> str:
     return translator(lang).gettext(_RANK_WORDS.get(rank, rank))
 
 
+def cards_by_suit(cards: list[int], suits: str, tr: Translator) -> str:
+    """Cards said suit by suit, in the order of ``suits`` ("CDSH"), each suit's word once:
+    "clubs: 2, 5, Queen; spades: Ace" / "2, 5, Q chuồn; Át bích"."""
+    groups = []
+    for suit in suits:
+        ranks = [RANKS[rank_of(c)] for c in cards if SUITS[suit_of(c)] == suit]
+        if ranks:
+            groups.append(tr.gettext("%(suit)s: %(ranks)s") % {
+                "suit": tr.gettext(_SUIT_WORDS[suit]),
+                "ranks": ", ".join(tr.gettext(_RANK_WORDS.get(r, r)) for r in ranks),
+            })
+    return "; ".join(groups)
+
+
 @cache
 def heart_name(rank: str, lang: str) -> str:
     """The name of a Heart to Heart card (all hearts) of rank text "A", "2" … "K"."""

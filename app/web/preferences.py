@@ -24,11 +24,15 @@ AnimationSpeed = Literal["off", "fast", "normal", "slow"]
 CardBack = Literal["red", "blue", "black"]
 TableColour = Literal["green", "blue", "burgundy", "slate"]
 HeartsBotLevel = Literal["easy", "normal", "hard"]
+# What the page says aloud (static/js/room.js): every event, or "fewer", without the player's
+# own doings (the card they played), which they know.
+Announcements = Literal["more", "fewer"]
 
 ANIMATION_SPEEDS: tuple[AnimationSpeed, ...] = ("off", "fast", "normal", "slow")
 CARD_BACKS: tuple[CardBack, ...] = ("red", "blue", "black")
 TABLE_COLOURS: tuple[TableColour, ...] = ("green", "blue", "burgundy", "slate")
 HEARTS_BOT_LEVELS: tuple[HeartsBotLevel, ...] = ("easy", "normal", "hard")
+ANNOUNCEMENTS: tuple[Announcements, ...] = ("more", "fewer")
 # The Heart to Heart options' names in h2h_options, by their settings key.
 H2H_OPTIONS = {"h2h_move_errors": "move_errors", "h2h_placement_help": "placement_help"}
 
@@ -50,6 +54,7 @@ class PlayerSettings(BaseModel):
     hearts_claim: bool = True
     h2h_move_errors: bool = False
     h2h_placement_help: bool = True
+    announcements: Announcements = "more"
 
 
 DEFAULTS = PlayerSettings()
@@ -147,6 +152,7 @@ def html_attributes(settings: PlayerSettings) -> dict[str, str]:
         "data-card-back": settings.card_back,
         "data-table": settings.table_colour,
         "data-hand": "left" if settings.left_handed else "right",
+        "data-announce": settings.announcements,
     }
     if settings.animation_speed is not None:
         attributes["data-motion"] = settings.animation_speed

@@ -19,10 +19,12 @@ from app.web.api_models import error_responses
 from app.web.deps import Lang, ProfileDep, SessionId, StoreDep
 from app.web.preferences import (
     ANIMATION_SPEEDS,
+    ANNOUNCEMENTS,
     CARD_BACKS,
     HEARTS_BOT_LEVELS,
     TABLE_COLOURS,
     AnimationSpeed,
+    Announcements,
     CardBack,
     HeartsBotLevel,
     PlayerSettings,
@@ -63,6 +65,7 @@ class SettingsChange(BaseModel):
     hearts_claim: bool | None = None
     h2h_move_errors: bool | None = None
     h2h_placement_help: bool | None = None
+    announcements: Announcements | None = None
 
 
 async def save(store: GameStore, session_id: str, change: dict[str, Any]) -> PlayerSettings:
@@ -105,6 +108,7 @@ async def settings_page(request: Request, profile: ProfileDep, lang: Lang) -> HT
         "card_backs": CARD_BACKS,
         "table_colours": TABLE_COLOURS,
         "bot_levels": HEARTS_BOT_LEVELS,
+        "announcement_levels": ANNOUNCEMENTS,
         "saved": request.query_params.get("saved") == "1",
     }
     return page(request, "settings.html", context, lang)
@@ -115,7 +119,7 @@ async def settings_save(request: Request, store: StoreDep, session_id: SessionId
     """The form without JavaScript: every field at once (a switch left out is off)."""
     form = await request.form()
     change: dict[str, Any] = {name: form.get(name) == "on" for name in SWITCHES}
-    for name in ("card_back", "table_colour", "hearts_bot_level"):
+    for name in ("card_back", "table_colour", "hearts_bot_level", "announcements"):
         change[name] = form.get(name)
     speed = form.get("animation_speed")
     change["animation_speed"] = None if speed == SYSTEM else speed

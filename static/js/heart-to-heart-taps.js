@@ -115,7 +115,7 @@
       card.animate([{ translate: "0 0" }, { translate: "-4px 0" }, { translate: "4px 0" },
         { translate: "0 0" }], { duration: 240 * pace() });
     }
-    window.Cardroom.say(board().dataset.covered);
+    window.Cardroom.say(board().dataset.covered, { urgent: true });
   }
 
   // The spec's selection rules, as far as the page can see them.

@@ -40,7 +40,7 @@
     if (!pressed(card) && cardsOf(el).filter(pressed).length >= PASS_SIZE) {
       // A fourth card: the player must first put one of the three back.
       shake(card);
-      window.Cardroom.say(document.querySelector(".ht-pass")?.dataset.full);
+      window.Cardroom.say(document.querySelector(".ht-pass")?.dataset.full, { urgent: true });
       return;
     }
     card.setAttribute("aria-pressed", pressed(card) ? "false" : "true");
@@ -142,7 +142,7 @@
   // reason with the hand: #ht-why).
   function refuse(card) {
     shake(card);
-    window.Cardroom.say(document.getElementById("ht-why")?.dataset.text);
+    window.Cardroom.say(document.getElementById("ht-why")?.dataset.text, { urgent: true });
   }
 
   function shake(card) {
@@ -161,9 +161,18 @@
     if (!card) return;
     const cards = cardsOf(hand());
     const at = cards.indexOf(card);
-    const next = {
+    let next = {
       ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: cards.length - 1,
     }[e.key];
+    // A suit's letter (C, D, H, S in both languages) goes to the next card of that suit.
+    const suit = e.key.length === 1 && !e.ctrlKey && !e.altKey && !e.metaKey
+      && "CDHS".includes(e.key.toUpperCase()) ? e.key.toUpperCase() : null;
+    if (suit) {
+      const order = [...cards.slice(at + 1), ...cards.slice(0, at + 1)];
+      const found = order.find((c) => c.dataset.card.endsWith(suit));
+      if (!found) return;
+      next = cards.indexOf(found);
+    }
     if (next === undefined) return;
     e.preventDefault();
     cards[Math.max(0, Math.min(cards.length - 1, next))].focus();

@@ -82,6 +82,7 @@
       }
       // The cards an action played: shown one by one on the table the page holds.
       hand()?.setAttribute("aria-busy", "true");
+      window.Cardroom.say(fresh.dataset.say); // before the cards: an undo, the cards received
       landed = run(old, Array.from(fresh.content.children)).then(flushDeferred);
       return true;
     },
@@ -177,6 +178,9 @@
     if (count) count.textContent = String(Number(count.textContent) - 1);
   }
 
+  // Each card is said as it lands (a skipped replay says the rest at once: nothing is lost).
+  const tell = (step) => window.Cardroom.say(step.dataset.say, { detail: "detail" in step.dataset });
+
   async function run(trick, steps) {
     // The table after the last card, built at once: shown when the replay is cut short.
     const final = trick.cloneNode(true);
@@ -185,7 +189,10 @@
     let shown = 0; // steps placed on the table
     const finish = () => {
       stopped = true;
-      steps.slice(shown).forEach(takeFromCount);
+      for (const step of steps.slice(shown)) {
+        takeFromCount(step);
+        tell(step);
+      }
       shown = steps.length;
       slotsOf(final).forEach((slot, i) => { slotsOf(trick)[i].innerHTML = slot.innerHTML; });
       setDone(trick, final.dataset.done || null);
@@ -200,6 +207,7 @@
       place(trick, step, true);
       window.Cardroom.pieces.drawn(trick); // the trick's cards are the page's own drawing now
       takeFromCount(step);
+      tell(step);
       shown = i + 1;
       const ends = step.dataset.ends;
       markTurn(turnAfter(step));

@@ -1,11 +1,30 @@
-// What every page's scripts share: the status line and the animation speed.
+// What every page's scripts share: what the page says, and the animation speed.
 (() => {
   "use strict";
-  // The status line (#status, a live region in templates/base.html): its text changes, the
-  // element stays, so screen readers announce it. Nothing to say leaves it as it is.
-  const say = (text) => {
+  // The one way the page speaks (templates/base.html): every announcement is a line added to
+  // #announcements (role=log, polite, out of sight): screen readers read each addition once, in
+  // order, and none replaces one still waiting to be read. #status shows the latest line to
+  // the eye; it is not a live region itself, so nothing is said twice. What must interrupt (a
+  // refusal and why) goes to #alert (assertive) instead. The log keeps the last lines, so a
+  // screen reader can read back what happened.
+  //   say(text, {urgent, detail})   detail: the player's own doings, left out when they chose
+  //                                  fewer announcements (<body data-announce="fewer">).
+  const KEPT = 400;
+  const say = (text, { urgent = false, detail = false } = {}) => {
+    if (!text) return;
     const status = document.getElementById("status");
-    if (status && text) status.textContent = text;
+    if (status && status.textContent !== text) status.textContent = text;
+    if (detail && document.body.dataset.announce === "fewer") return;
+    const log = document.getElementById(urgent ? "alert" : "announcements");
+    if (!log) return;
+    if (urgent) {
+      log.textContent = text;
+      return;
+    }
+    const line = document.createElement("p");
+    line.textContent = text;
+    log.append(line);
+    while (log.childElementCount > KEPT) log.firstElementChild.remove();
   };
 
   // The player's animation speed, the CSS variable --motion on <body> (static/css/room.css):

@@ -12,6 +12,7 @@
     root.dataset.cardBack = settings.card_back;
     root.dataset.table = settings.table_colour;
     root.dataset.hand = settings.left_handed ? "left" : "right";
+    root.dataset.announce = settings.announcements;
     if (settings.animation_speed) root.dataset.motion = settings.animation_speed;
     else delete root.dataset.motion;
     document.dispatchEvent(new CustomEvent("cardroom:settings", { detail: settings }));

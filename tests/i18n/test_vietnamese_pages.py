@@ -42,6 +42,8 @@ ALLOWED = {
     "do", "an", "so",
     "api",  # a name: boards say which games were played through the API
     "javascript",  # a name: the Hearts page says it needs JavaScript
+    # Keys and screen readers by their names (the list of keys, templates/_ask.html).
+    "home", "end", "insert", "nvda", "jaws", "voiceover", "quick", "nav",
 }
 # Deal codes and their prefixes ("HH1-"), cards in API notation (10H, QS), positions (heart:7).
 CODES = re.compile(r"\bH[HT]1-(?:[A-Z](?:-[A-Z]*)?)?|\b(?:10|[2-9AJQK])[CDHS]\b|heart:\d+")

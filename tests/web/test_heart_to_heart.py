@@ -21,7 +21,7 @@ WINNABLE = "HH1-W-AAAAAAB"
 HEART_IDS = {f"p{pos}" for pos in range(HEART_SIZE)}
 PIECE_IDS = HEART_IDS | {
     "h2h-heart", "h2h-stock", "h2h-waste", "h2h-score", "h2h-moves", "h2h-time",
-    "h2h-version", "h2h-undo", "h2h-dialog", "h2h-help", "h2h-finish",
+    "h2h-version", "h2h-undo", "h2h-dialog", "h2h-help", "h2h-finish", "h2h-answers",
 }  # fmt: skip
 HELPED_IDS = HEART_IDS | {"h2h-waste"}
 HX = {"hx-request": "true"}

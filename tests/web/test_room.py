@@ -55,11 +55,13 @@ async def test_the_form_saves_every_setting_without_javascript(client):
     form = {
         "animation_speed": "slow", "card_back": "black", "table_colour": "slate",
         "hearts_bot_level": "hard", "left_handed": "on", "h2h_move_errors": "on",
+        "announcements": "fewer",
     }
     answer = await client.post("/settings", data=form)
     assert answer.status_code == 303
     saved = PlayerSettings.model_validate((await client.get("/api/settings")).json())
     assert saved.animation_speed == "slow" and saved.left_handed and saved.h2h_move_errors
+    assert saved.announcements == "fewer"
     assert not saved.sound and not saved.hearts_claim and not saved.h2h_placement_help
     # Heart to Heart's own options menu reads the same values.
     options = (await client.get("/api/heart-to-heart/options")).json()

@@ -18,6 +18,7 @@ from markupsafe import Markup
 from app.rules.heart_to_heart import (
     ALL_REMOVED,
     HEART_SIZE,
+    RANK_NAMES,
     WASTE_BIT,
     HeartToHeartGame,
     Target,
@@ -28,7 +29,7 @@ from app.rules.heart_to_heart import (
 from app.web.heart_to_heart.assists import Hint, can_finish
 from app.web.heart_to_heart.service import LoadedGame, Options
 from app.web.heart_to_heart.texts import result_share_text
-from app.web.i18n import heart_name
+from app.web.i18n import heart_name, rank_word, translator
 from app.web.pieces import (
     Piece,
     Pieces,
@@ -152,7 +153,35 @@ def side_pieces(
         "h2h-dialog": dialog,
         "h2h-help": Piece.of("help", outlined=help_text(help.outlined),
                              dimmed=help_text(help.dimmed)),
+        "h2h-answers": Piece.of("answers", items=answers(game, lang)),
     }
+
+
+def answers(game: HeartToHeartGame, lang: str) -> tuple[tuple[str, str], ...]:
+    """What the page answers when the player asks (static/js/questions.js): the free cards and
+    the pairs they make, with the waste's top card; the stock and the waste."""
+    tr = translator(lang)
+    free = [rank_name(game.heart_ranks[pos]) for pos in positions_in(game.free_mask)]
+    free.sort(key=RANK_NAMES.index)
+    top = None if game.waste_top is None else rank_name(game.waste_top)
+    if free:
+        free_words = tr.gettext("Free cards: %(ranks)s.") % {
+            "ranks": ", ".join(rank_word(rank, lang) for rank in free)}
+    else:
+        free_words = tr.gettext("No free card: the heart is cleared.")
+    open_ranks = [*free, *([top] if top else [])]
+    pairs = sorted({rank for rank in open_ranks if open_ranks.count(rank) > 1},
+                   key=RANK_NAMES.index)
+    pair_words = (tr.gettext("Pairs to take: %(ranks)s.") % {
+        "ranks": ", ".join(rank_word(rank, lang) for rank in pairs)} if pairs
+        else tr.gettext("No pair among the free cards and the waste."))
+    stock = tr.ngettext("Stock: %(num)d card.", "Stock: %(num)d cards.", game.stock_count) % {
+        "num": game.stock_count}
+    waste = (tr.ngettext("Waste: %(num)d card, %(card)s on top",
+                         "Waste: %(num)d cards, %(card)s on top", game.waste_count)
+             % {"num": game.waste_count, "card": heart_name(top, lang)} if top
+             else tr.gettext("Waste: empty"))
+    return (("free", f"{free_words} {pair_words}"), ("piles", f"{stock} {waste}."))
 
 
 STATIC = (("static", True),)

@@ -38,10 +38,11 @@ from app.web.hearts.table import (
     Review,
     Urls,
     changes,
+    closing_words,
     everything,
     hint_marks,
     last_trick,
-    narration,
+    opening_words,
     piece_renderer,
     review_of,
     steps_of,
@@ -275,12 +276,19 @@ async def page_action(
 
     def changed() -> Markup:
         after = Seen.of(turn.after)
-        steps = steps_of(turn.before.view, after.view, turn.plays, tr)
-        pieces = changes(pieces_of(turn.before, tr), pieces_of(after, tr), steps, visit.lang)
-        told = narration(turn.before.view, after.view, steps, tr)
+        before, names = turn.before.view, seat_names(tr)
+        steps = steps_of(before, after.view, turn.plays, tr, names)
+        opening = opening_words(before, after.view, tr)
         if service.was_claimed(turn.after.stored):
-            told = " ".join(filter(None, (tr.gettext("The rest of the tricks are yours."), told)))
-        return Markup("\n").join([*pieces, status(told)])
+            claimed = tr.gettext("The rest of the tricks are yours.")
+            opening = " ".join(filter(None, (claimed, opening)))
+        closing = closing_words(before, after.view, names, tr)
+        # The opening goes with the cards when there are any (said before the first); the
+        # status line, said when they have landed, has the rest.
+        told = closing if steps else " ".join(filter(None, (opening, closing)))
+        pieces = changes(pieces_of(turn.before, tr), pieces_of(after, tr), steps, visit.lang,
+                         opening if steps else "")
+        return Markup("\n").join([*pieces, status(told)] if told else pieces)
 
     return action_answer(request, to_game_url(), changed)
 

@@ -19,12 +19,12 @@ from dataclasses import dataclass, replace
 
 from markupsafe import Markup
 
-from app.rules.cards import SUITS, card_text, cards_in, rank_of, suit_of
+from app.rules.cards import DECK_SIZE, SUITS, card_text, cards_in, rank_of, suit_of
 from app.rules.hearts import HUMAN, SEED_RULES, HeartsView, PlayedCard
 from app.web.hearts.review import Decision
 from app.web.hearts.service import Seen, moon_of
 from app.web.hearts.texts import refusal_text, rules_summary, seat_names
-from app.web.i18n import SUIT_SYMBOLS, Translator, format_number
+from app.web.i18n import SUIT_SYMBOLS, Translator, cards_by_suit, format_number
 from app.web.pieces import Piece, Pieces, changed, render, render_once
 
 TEMPLATE = "hearts/_pieces.html"
@@ -70,11 +70,15 @@ class LastTrick:
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One card played by an action; ``winner``/``points`` are set when it ends a trick."""
+    """One card played by an action; ``winner``/``points`` are set when it ends a trick.
+    ``words``: what the page says as the card lands (the card, hearts broken, the trick);
+    ``mine``: the player's own card."""
 
     played: TablePlay
     winner: int | None = None
     points: int = 0
+    words: str = ""
+    mine: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,6 +310,7 @@ def table_pieces(
         for key, value in numbers.items():
             ident = f"ht-{NUMBER_IDS[key]}-{s}"
             pieces[ident] = Piece.of("number", ident=ident, value=value, inside=seat)
+    pieces["ht-answers"] = Piece.of("answers", items=answers(view, names, tr))
     pieces["ht-version"] = Piece.of("version", value=seen.version)
     refusal = seen.dimmed_refusal
     pieces["ht-why"] = Piece.of("why", text=refusal_text(refusal, tr) if refusal else "")
@@ -326,59 +331,75 @@ def last_trick(view: HeartsView, tr: Translator) -> LastTrick | None:
     return LastTrick(by_seat, trick.winner, trick_line(trick.winner, trick.points, names, tr))
 
 
-def steps_of(before: HeartsView, after: HeartsView, plays: list[PlayedCard], tr: Translator):
+def steps_of(
+    before: HeartsView, after: HeartsView, plays: list[PlayedCard], tr: Translator,
+    names: tuple[str, ...], *, seated: bool = True,
+) -> list[Step]:
     """The cards one action played, in order, each marked with its trick's winner when it ends
-    a trick. ``before`` is the view before the action; a new hand starts counting afresh."""
+    a trick and with the words the page says as it lands. ``before`` is the view before the
+    action (only its cards played count); a new hand starts counting afresh. ``seated``: the
+    view is a player's (seat 0 is "you"), not a watcher's."""
     done = 0
+    broken = False
     if before.hand_number == after.hand_number:
         done = 4 * len(before.tricks) + len(before.trick)
+        earlier = [p.card for t in before.tricks for p in t.cards] + [p.card for p in before.trick]
+        broken = any(SUITS[suit_of(c)] == "H" for c in earlier)
     steps = []
     for k, p in enumerate(plays, start=done):
-        step = Step(TablePlay(p.seat, face(p.card, tr)))
+        played = TablePlay(p.seat, face(p.card, tr))
+        mine = seated and p.seat == HUMAN
+        words = [play_line(p.seat, played.card.name, names, tr, mine)]
+        if not broken and played.card.suit == "H":
+            broken = True
+            words.append(tr.gettext("Hearts are broken."))
+        winner, points = None, 0
         if k % 4 == 3 and k // 4 < len(after.tricks):
             trick = after.tricks[k // 4]
-            step = Step(step.played, trick.winner, trick.points)
-        steps.append(step)
+            winner, points = trick.winner, trick.points
+            words.append(trick_line(winner, points, names, tr))
+        steps.append(Step(played, winner, points, " ".join(words), mine))
     return steps
 
 
-def narration(
-    before: HeartsView, after: HeartsView, steps: list[Step], tr: Translator
-) -> str:
-    """What the aria-live line says after an action: the cards received in a pass, the cards
-    played, the tricks taken and the scores when a hand is over, or the cards an undo gave back
-    (so the line never goes on reading a trick that was taken back). (The cards the player
-    passed are in a bot's hand now, so they are never named.)"""
-    names = seat_names(tr)
-    parts = []
+def play_line(seat: int, card: str, names: tuple[str, ...], tr: Translator, mine: bool) -> str:
+    if mine:
+        return tr.gettext("You played %(card)s.") % {"card": card}
+    return tr.gettext("%(seat)s played %(card)s.") % {"seat": names[seat], "card": card}
+
+
+def opening_words(before: HeartsView, after: HeartsView, tr: Translator) -> str:
+    """What the page says before the cards an action played: the cards an undo gave back (so
+    nothing goes on reading a trick that was taken back), or the cards received in a pass.
+    (The cards the player passed are in a bot's hand now, so they are never named.)"""
     taken_back = after.hand & ~before.hand if before.phase == after.phase == "playing" else 0
     if taken_back:
         back = ", ".join(tr.card_name(c) for c in sorted_hand(taken_back))
-        parts.append(tr.gettext("Undone: %(cards)s back in your hand.") % {"cards": back})
+        return tr.gettext("Undone: %(cards)s back in your hand.") % {"cards": back}
     if before.phase == "passing" and after.received:
         received = ", ".join(tr.card_name(c) for c in sorted_hand(after.received))
-        parts.append(tr.gettext("You received %(cards)s.") % {"cards": received})
-    for step in steps:
-        p = step.played
-        if p.seat == HUMAN:
-            parts.append(tr.gettext("You played %(card)s.") % {"card": p.card.name})
-        else:
-            parts.append(
-                tr.gettext("%(seat)s played %(card)s.")
-                % {"seat": names[p.seat], "card": p.card.name}
-            )
-        if step.winner is not None:
-            parts.append(trick_line(step.winner, step.points, names, tr))
+        return tr.gettext("You received %(cards)s.") % {"cards": received}
+    return ""
+
+
+def closing_words(
+    before: HeartsView, after: HeartsView, names: tuple[str, str, str, str], tr: Translator
+) -> str:
+    """What the page says once an action's cards have landed: the hand's scores when it is
+    over (after a play, or after the moon's choice under the shooter's-choice rule), and the
+    match's result when that is over too."""
     hand_over = before.phase in ("playing", "moon") and after.phase in ("hand_over", "match_over")
-    if hand_over and after.hand_scores:
-        scores = after.hand_scores[-1]
-        parts.append(
-            tr.gettext("Hand over.")
-            + " "
-            + ", ".join(f"{names[s]} {scores[s]:+d}" for s in range(4))
-            + "."
-        )
-    return " ".join(parts)
+    if not (hand_over and after.hand_scores):
+        return ""
+    scores = after.hand_scores[-1]
+    parts = [
+        tr.gettext("Hand over.") + " " + ", ".join(f"{names[s]} {scores[s]:+d}" for s in range(4))
+        + "."
+    ]
+    end = end_of_hand(after, names, tr, results="")
+    if end is not None:
+        parts += [end.moon_line, end.headline, end.second_line]
+    return " ".join(part for part in parts if part)
 
 
 # -- answers --------------------------------------------------------------------------------
@@ -408,10 +429,13 @@ def hand_changes(old: Piece, new: Piece, lang: str) -> list[Markup]:
     return out
 
 
-def changes(before: Pieces, after: Pieces, steps: list[Step], lang: str) -> list[Markup]:
+def changes(
+    before: Pieces, after: Pieces, steps: list[Step], lang: str, opening: str = ""
+) -> list[Markup]:
     """The pieces of ``after`` that differ from ``before``, as out-of-band swaps. When the
     action played cards, they come in place of the trick, in order, for the page to show one
-    by one; the page then takes one from a bot's count of cards as each of its steps lands."""
+    by one (``opening`` said before the first); the page then takes one from a bot's count of
+    cards as each of its steps lands."""
     played = Counter(step.played.seat for step in steps)
     seen_before = dict(before)
     for s, count in played.items():
@@ -424,7 +448,8 @@ def changes(before: Pieces, after: Pieces, steps: list[Step], lang: str) -> list
     # The trick goes first: the page holds back the numbers and the narration that come after
     # it until its cards have been shown one by one.
     if steps:
-        steps_piece = Piece.of("steps", steps=tuple(steps), names=after["ht-trick"].arg("names"))
+        steps_piece = Piece.of("steps", steps=tuple(steps), names=after["ht-trick"].arg("names"),
+                               opening=opening)
         out.append(render_once(TEMPLATE, steps_piece, lang, oob=True))
     for name in changed(seen_before, after):
         if name == "ht-trick" and steps:
@@ -497,3 +522,59 @@ def review_of(decisions: list[Decision], tr: Translator) -> Review:
             "—" if lost is None else format_number(lost, tr.lang, 1), d.costly,
         ))
     return Review(tuple(rows), all(not row.best for row in rows))
+
+
+# -- the answers to the player's questions (static/js/questions.js) --------------------------
+
+
+def answers(
+    view: HeartsView, names: tuple[str, str, str, str], tr: Translator
+) -> tuple[tuple[str, str], ...]:
+    """What the page answers when the player asks, by question: their hand by suit, what they
+    can play, the trick so far, the last trick, the scores, the cards still out by suit, whose
+    turn it is and the passing. All of it from the player's own view."""
+    hand = sorted_hand(view.hand)
+    order = suit_order({SUITS[suit_of(c)] for c in hand}) if hand else []
+    mine = cards_by_suit(hand, "".join(order), tr)
+    your_hand = (tr.gettext("Your hand: %(cards)s.") % {"cards": mine} if hand
+                 else tr.gettext("Your hand is empty."))
+    turn = "" if view.turn is None else (
+        tr.gettext("Your turn.") if view.turn == HUMAN
+        else tr.gettext("%(seat)s to play.") % {"seat": names[view.turn]})
+    if view.phase == "passing":
+        playable = (tr.gettext("Your cards are passed; the others are choosing.")
+                    if view.pass_choice else tr.gettext("Pick three cards to pass."))
+    elif view.phase == "playing" and view.turn == HUMAN:
+        playable = tr.gettext("You can play: %(cards)s.") % {
+            "cards": ", ".join(tr.card_name(c) for c in sorted_hand(view.legal))}
+    else:
+        playable = turn or tr.gettext("The hand is over.")
+    trick = (tr.gettext("On the table: %(cards)s.") % {"cards": "; ".join(
+        f"{names[p.seat]}: {tr.card_name(p.card)}" for p in view.trick)} if view.trick
+        else tr.gettext("No card on the table."))
+    last = view.tricks[-1] if view.tricks else None
+    last_words = (tr.gettext("Last trick: %(cards)s.") % {"cards": "; ".join(
+        f"{names[p.seat]}: {tr.card_name(p.card)}" for p in last.cards)} + " "
+        + trick_line(last.winner, last.points, names, tr) if last
+        else tr.gettext("No trick has been played yet in this hand."))
+    points = view.hand_scores[-1] if view.phase in ("hand_over", "match_over") else (
+        view.hand_points)
+    scores = tr.gettext("Points this hand: %(hand)s. Match total: %(total)s.") % {
+        "hand": ", ".join(f"{names[s]} {points[s]}" for s in range(4)),
+        "total": ", ".join(f"{names[s]} {view.totals[s]}" for s in range(4)),
+    }
+    played = {p.card for t in view.tricks for p in t.cards} | {p.card for p in view.trick}
+    out = [c for c in range(DECK_SIZE) if c not in played and not view.hand >> c & 1]
+    still_out = (tr.gettext("Still out: %(cards)s.") % {"cards": cards_by_suit(out, "CDSH", tr)}
+                 if out else tr.gettext("No card is still out."))
+    passing, _ = passing_labels(view.pass_direction, tr)
+    receiver = RECEIVER.get(view.pass_direction)
+    if receiver is not None:
+        passing = tr.gettext("%(passing)s, to %(seat)s") % {
+            "passing": passing, "seat": names[receiver]}
+    broken = tr.gettext("Hearts broken") if view.hearts_broken else tr.gettext(
+        "Hearts not broken")
+    hand_number = tr.gettext("Hand %(n)s") % {"n": view.hand_number}
+    whose = " ".join(filter(None, (turn, f"{hand_number}. {passing}. {broken}.")))
+    return (("hand", your_hand), ("play", playable), ("trick", trick), ("last", last_words),
+            ("scores", scores), ("out", still_out), ("turn", whose))

@@ -96,7 +96,7 @@ def steps_since(table: Table, seat: int | None, after: int, tr: Translator) -> l
     # The table as the page last saw it in this hand: only its counts of cards matter here.
     trick = tuple(played[done - done % 4 : done])
     before = replace(view, tricks=view.tricks[: done // 4], trick=trick)
-    return steps_of(before, view, plays, tr)
+    return steps_of(before, view, plays, tr, names_from(table, shift, tr), seated=seat is not None)
 
 
 def catch_up(

@@ -1,0 +1,263 @@
+"""Issue 34, play by ear: a whole Hearts hand and a whole Heart to Heart game played with the
+keyboard through the accessibility tree alone (roles and names, no CSS selector), in both
+languages; the page's announcements (the log that screen readers read, role=log) tell the
+whole story in order, each event once: every card by every seat, every trick's winner, hearts
+broken, the pass received, the hand's result; every tap of Heart to Heart. The questions answer
+by key, the list of keys opens with "?", the focus stays in the game, and axe finds nothing in
+the dialog and the settings added."""
+
+from __future__ import annotations
+
+import pytest
+from browser_kit import assert_no_axe_violations, card_name
+from hearts_mirror import Mirror, pass_choice
+from playwright.sync_api import Page, expect
+
+from app.rules.cards import card_text, cards_in
+from app.rules.heart_to_heart import new_game, rank_name
+from app.rules.heart_to_heart_solver import solve
+from app.rules.hearts import HUMAN, HeartsError
+from app.web.hearts.table import sorted_hand
+from app.web.hearts.texts import refusal_text, seat_names
+from app.web.i18n import heart_name, rank_word, translator
+
+pytestmark = pytest.mark.browser
+
+HEARTS_DEAL = "HT1-N-AAAAAAM"
+H2H_DEAL = "HH1-W-AAAAAAB"
+
+
+def said(page: Page):
+    """The announcements, one paragraph each, in the order they were made."""
+    return page.get_by_role("log").get_by_role("paragraph")
+
+
+def wait_for_story(page: Page, story: list[str]) -> None:
+    """The log has told exactly ``story`` so far (the page's replay takes its time)."""
+    expect(said(page)).to_have_count(len(story))
+    assert said(page).all_text_contents() == story
+
+
+def focused_name(page: Page) -> str | None:
+    return page.evaluate("document.activeElement?.getAttribute('aria-label')")
+
+
+class Story:
+    """What a screen reader must hear of a Hearts hand, built from the match's copy."""
+
+    def __init__(self, lang: str) -> None:
+        self.tr = translator(lang)
+        self.lang = lang
+        self.names = seat_names(self.tr)
+        self.cards = 0  # played this hand
+        self.broken = False
+        self.hinted = False
+        self.lines: list[str] = []
+
+    def card(self, code: str) -> str:
+        return card_name(code, self.lang)
+
+    def trick_words(self, trick) -> str:
+        tr, winner = self.tr, self.names[trick.winner]
+        if not trick.points:
+            return tr.gettext("%(seat)s took the trick.") % {"seat": winner}
+        return tr.ngettext("%(seat)s took the trick: %(num)d point.",
+                           "%(seat)s took the trick: %(num)d points.", trick.points) % {
+            "seat": winner, "num": trick.points}
+
+    def replay(self, opening: list[str], plays: list[tuple[int, str]], mirror: Mirror) -> None:
+        """An answer's words: its opening, then (the first time cards are shown) how to skip
+        them, then each card as it lands, with hearts broken and the trick's winner."""
+        tr = self.tr
+        self.lines += opening
+        if plays and not self.hinted:
+            self.hinted = True
+            self.lines.append(tr.gettext("Click the table to see the bots’ cards at once."))
+        for seat, code in plays:
+            if seat == HUMAN:
+                words = [tr.gettext("You played %(card)s.") % {"card": self.card(code)}]
+            else:
+                words = [tr.gettext("%(seat)s played %(card)s.")
+                         % {"seat": self.names[seat], "card": self.card(code)}]
+            if code.endswith("H") and not self.broken:
+                self.broken = True
+                words.append(tr.gettext("Hearts are broken."))
+            self.cards += 1
+            if self.cards % 4 == 0:
+                words.append(self.trick_words(mirror.view.tricks[self.cards // 4 - 1]))
+            self.lines.append(" ".join(words))
+
+
+@pytest.mark.parametrize("lang", ["en", "vi"])
+def test_a_whole_hearts_hand_by_ear(new_page, axe, lang):
+    tr = translator(lang)
+    page = new_page("desktop", lang)
+    page.goto(f"/hearts/deal/{HEARTS_DEAL}")
+    mirror = Mirror(HEARTS_DEAL)
+    story = Story(lang)
+    hand_button = lambda code: page.get_by_role("button", name=story.card(code), exact=True)  # noqa: E731
+
+    # The list of keys opens with "?" and is clean; Escape closes it.
+    page.keyboard.press("?")
+    keys = page.get_by_role("dialog", name=tr.gettext("Ask about the game"))
+    expect(keys).to_be_visible()
+    assert_no_axe_violations(axe, page, f"the list of keys ({lang})")
+    page.keyboard.press("Escape")
+    expect(keys).to_be_hidden()
+
+    # The pass, by keyboard: three cards chosen with Enter, then the Pass button.
+    chosen = pass_choice(mirror.match)
+    for code in chosen:
+        hand_button(code).press("Enter")
+        expect(hand_button(code)).to_have_attribute("aria-pressed", "true")
+    page.get_by_role("button", name=tr.gettext("Pass left"), exact=True).press("Enter")
+    mirror.pass_cards(chosen)
+    view = mirror.view
+    received = ", ".join(card_name(card_text(c), lang) for c in sorted_hand(view.received))
+    first = [(p.seat, card_text(p.card)) for p in view.trick]
+    story.replay([tr.gettext("You received %(cards)s.") % {"cards": received}], first, mirror)
+    wait_for_story(page, story.lines)
+    # The focus came back to the hand.
+    hand_names = {card_name(card_text(c), lang) for c in cards_in(mirror.view.hand)}
+    assert focused_name(page) in hand_names
+
+    # A question by key: what can I play (the server's words, said after the story).
+    page.keyboard.press("p")
+    legal = ", ".join(card_name(card_text(c), lang) for c in sorted_hand(mirror.view.legal))
+    story.lines.append(tr.gettext("You can play: %(cards)s.") % {"cards": legal})
+    wait_for_story(page, story.lines)
+
+    claimed = False
+    while mirror.view.phase == "playing":
+        code = mirror.legal()[0]
+        hand_button(code).press("Enter")
+        plays = mirror.play(code)
+        opening = []
+        if not claimed and any(seat == HUMAN for seat, _ in plays[1:]):
+            claimed = True
+            opening.append(tr.gettext("The rest of the tricks are yours."))
+        story.replay(opening, plays, mirror)
+        if mirror.view.phase == "playing":
+            wait_for_story(page, story.lines)
+            # The focus stays in the hand, on a card the player still holds.
+            assert focused_name(page) in {card_name(card_text(c), lang)
+                                          for c in cards_in(mirror.view.hand)}
+            if story.cards == 8:  # the last trick, asked by key
+                page.keyboard.press("l")
+                last = mirror.view.tricks[-1]
+                cards = "; ".join(f"{story.names[p.seat]}: {card_name(card_text(p.card), lang)}"
+                                  for p in last.cards)
+                story.lines.append(tr.gettext("Last trick: %(cards)s.") % {"cards": cards}
+                                   + " " + story.trick_words(last))
+                wait_for_story(page, story.lines)
+
+    scores = mirror.view.hand_scores[-1]
+    assert mirror.view.moon is None, "the deal is chosen for a hand without a moon"
+    story.lines.append(
+        tr.gettext("Hand over.") + " "
+        + ", ".join(f"{story.names[s]} +{scores[s]}" for s in range(4)) + "."
+    )
+    wait_for_story(page, story.lines)
+    # Every card of the hand was said once, by its seat, and every trick's winner.
+    assert story.cards == 52
+    assert len(mirror.view.tricks) == 13
+    dialog = page.get_by_role("dialog", name=tr.gettext("Hand %(n)s is over") % {"n": 1})
+    expect(dialog).to_be_visible()
+
+
+def test_fewer_announcements_leave_out_the_players_own_cards(new_page):
+    page = new_page("desktop", "en")
+    page.goto("/settings")
+    page.get_by_role("radio", name="Fewer", exact=False).check()
+    expect(said(page).last).to_have_text("Saved")
+    page.goto(f"/hearts/deal/{HEARTS_DEAL}")
+    mirror = Mirror(HEARTS_DEAL)
+    chosen = pass_choice(mirror.match)
+    for code in chosen:
+        page.get_by_role("button", name=card_name(code, "en"), exact=True).press("Enter")
+    page.get_by_role("button", name="Pass left", exact=True).press("Enter")
+    mirror.pass_cards(chosen)
+    # A card that cannot be played: why, said at once (assertive), not queued behind the rest.
+    dimmed = page.get_by_role("button", name=card_name(mirror.dimmed()[0], "en"), exact=True)
+    expect(dimmed).to_be_disabled()  # aria-disabled: the pass's answer is in
+    dimmed.press("Enter")
+    expect(page.get_by_role("alert")).to_have_text(refusal_text(
+        HeartsError("follow_suit", ""), translator("en")))
+    code = mirror.legal()[0]
+    page.get_by_role("button", name=card_name(code, "en"), exact=True).press("Enter")
+    plays = mirror.play(code)
+    last_code = plays[-1][1]
+    expect(said(page).last).to_contain_text(card_name(last_code, "en"))
+    lines = said(page).all_text_contents()
+    assert not any(line.startswith("You played") for line in lines), lines
+    assert any(line.startswith("West played") or line.startswith("North played")
+               or line.startswith("East played") for line in lines), lines
+
+
+@pytest.mark.parametrize("lang", ["en", "vi"])
+def test_a_whole_heart_to_heart_game_by_ear(new_page, axe, lang):
+    tr = translator(lang)
+    page = new_page("desktop", lang)
+    page.goto(f"/heart-to-heart/deal/{H2H_DEAL}")
+    game = new_game(H2H_DEAL)
+    line = solve(game.copy())
+    assert line
+    heart = page.get_by_role("group", name=tr.gettext("The heart"))
+    # The heart is one Tab stop: a single card of it can be reached with Tab.
+    tab_stops = heart.get_by_role("button").evaluate_all(
+        "cards => cards.filter((card) => card.tabIndex === 0).length")
+    assert tab_stops == 1
+
+    # The questions' dialog, as a touch screen reader opens it (from the Options menu), is
+    # clean.
+    page.get_by_text(tr.gettext("Options"), exact=True).click()
+    page.get_by_role("button", name=tr.gettext("Ask about the game"), exact=True).click()
+    ask = page.get_by_role("dialog", name=tr.gettext("Ask about the game"))
+    expect(ask).to_be_visible()
+    assert_no_axe_violations(axe, page, f"Heart to Heart's questions ({lang})")
+    ask.get_by_role("button", name=tr.gettext("Stock and waste")).click()
+    expect(ask).to_be_hidden()
+    stock_words = tr.ngettext("Stock: %(num)d card.", "Stock: %(num)d cards.", game.stock_count)
+    expect(said(page).last).to_contain_text(stock_words % {"num": game.stock_count})
+    story = said(page).all_text_contents()
+
+    for target in line:
+        if target == "stock":
+            count = game.stock_count
+            button = page.get_by_role(
+                "button", exact=True,
+                name=tr.ngettext("Stock, %(num)d card", "Stock, %(num)d cards", count)
+                % {"num": count})
+        elif target == "waste":
+            button = page.get_by_role(
+                "button", exact=True,
+                name=tr.gettext("Waste: %(card)s")
+                % {"card": heart_name(rank_name(game.waste_top), lang)})
+        else:
+            # The heart's cards in the order of their places, gaps left out.
+            left = [pos for pos in range(25) if not game.removed_mask >> pos & 1]
+            button = heart.get_by_role("button").nth(left.index(target))
+            expect(button).to_have_accessible_name(
+                heart_name(rank_name(game.rank_at(target)), lang))
+        score = game.score
+        rank = rank_name(game.rank_at(target) if isinstance(target, int) else game.waste_top or 1)
+        result = game.tap(target)
+        button.press("Enter")
+        if game.status == "won":
+            story.append(tr.gettext("You won! All 25 cards are gone."))
+        elif result.kind == "select":
+            story.append(tr.gettext("%(card)s selected") % {"card": heart_name(rank, lang)})
+        elif result.kind == "pair":
+            story.append(tr.gettext("Pair of %(rank)ss removed, +%(points)d")
+                         % {"rank": rank_word(rank, lang), "points": game.score - score})
+        elif result.kind == "draw":
+            story.append(tr.gettext("Turned over %(card)s")
+                         % {"card": heart_name(rank_name(game.waste_top), lang)})
+        else:
+            assert result.kind == "redeal", result.kind
+            story.append(tr.gettext("The waste is the stock again"))
+        wait_for_story(page, story)
+        if game.status == "playing":
+            # The focus stayed in the game: on the same control, or the nearest card.
+            assert page.evaluate("document.activeElement !== document.body")
+    expect(page.get_by_role("dialog", name=tr.gettext("You won!"))).to_be_visible()
