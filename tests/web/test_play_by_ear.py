@@ -12,7 +12,7 @@ from app.rules.cards import cards_in, parse_card
 from app.rules.heart_to_heart import new_game
 from app.rules.hearts import HUMAN, HeartsMatch, PlayedCard
 from app.web.heart_to_heart.board import answers as h2h_answers
-from app.web.hearts.table import answers, steps_of
+from app.web.hearts.table import answers, opening_words, steps_of
 from app.web.hearts.texts import seat_names
 from app.web.i18n import cards_by_suit, translator
 
@@ -73,3 +73,16 @@ def test_heart_to_heart_answers_name_the_free_cards_and_the_piles():
     said = dict(h2h_answers(game, "vi"))
     assert said["free"].startswith("Lá tự do: ")
     assert f"Chồng bài rút: {game.stock_count} lá." in said["piles"]
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "Hand 2. Passing right."),
+                                             ("vi", "Ván 2. Chuyền phải.")])
+def test_a_new_hand_is_said_with_its_passing(lang, words):
+    match = HeartsMatch.new("HT1-N-AAAAAAM")
+    for seat in range(4):
+        match.choose_pass(seat, sum(1 << c for c in cards_in(match.view(seat).hand)[:3]))
+    while match.phase == "playing":
+        match.play(cards_in(match.view(match.turn).legal)[0], seat=match.turn)
+    before = match.view(HUMAN)
+    match.next_hand()
+    assert opening_words(before, match.view(HUMAN), translator(lang)) == words
