@@ -369,9 +369,13 @@ def play_line(seat: int, card: str, names: tuple[str, ...], tr: Translator, mine
 
 
 def opening_words(before: HeartsView, after: HeartsView, tr: Translator) -> str:
-    """What the page says before the cards an action played: the cards an undo gave back (so
-    nothing goes on reading a trick that was taken back), or the cards received in a pass.
-    (The cards the player passed are in a bot's hand now, so they are never named.)"""
+    """What the page says before the cards an action played: a new hand and its passing, the
+    cards an undo gave back (so nothing goes on reading a trick that was taken back), or the
+    cards received in a pass. (The cards the player passed are in a bot's hand now, so they
+    are never named.)"""
+    if after.hand_number != before.hand_number:
+        hand = tr.gettext("Hand %(n)s") % {"n": after.hand_number}
+        return f"{hand}. {passing_labels(after.pass_direction, tr)[0]}."
     taken_back = after.hand & ~before.hand if before.phase == after.phase == "playing" else 0
     if taken_back:
         back = ", ".join(tr.card_name(c) for c in sorted_hand(taken_back))
