@@ -34,7 +34,8 @@ MOON_RULES: tuple[MoonRule, ...] = (
     "add_to_others", "subtract_from_shooter", "shooters_choice", "safe"
 )  # fmt: skip
 MOON_CHOICES: tuple[MoonChoice, ...] = ("add_to_others", "subtract_from_shooter")
-JACK_OF_DIAMONDS_VALUES = (0, -10)
+OMNIBUS_JACK = -10  # what the J♦ scores under Omnibus
+JACK_OF_DIAMONDS_VALUES = (0, OMNIBUS_JACK)
 NO_TRICKS_BONUS_VALUES = (0, -5)
 LOWEST_TARGET = 50
 HIGHEST_TARGET = 500
@@ -48,6 +49,7 @@ class RulesError(ValueError):
         super().__init__(message)
         self.field = field
         self.message = message
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +73,8 @@ class HeartsRules:
                      "perfect_100"):  # fmt: skip
             if type(getattr(self, name)) is not bool:
                 raise RulesError(name, f"{name} is true or false.")
-        if type(self.jack_of_diamonds) is not int or self.jack_of_diamonds not in (0, -10):
+        jack = self.jack_of_diamonds
+        if type(jack) is not int or jack not in JACK_OF_DIAMONDS_VALUES:
             raise RulesError("jack_of_diamonds", "jack_of_diamonds is 0 or -10.")
         if type(self.no_tricks_bonus) is not int or self.no_tricks_bonus not in (0, -5):
             raise RulesError("no_tricks_bonus", "no_tricks_bonus is 0 or -5.")
@@ -132,7 +135,7 @@ class HeartsRules:
             queen_breaks_hearts=bool(queen),
             hearts_must_be_broken=not hearts,
             first_trick_points=bool(first),
-            jack_of_diamonds=-10 if jack else 0,
+            jack_of_diamonds=OMNIBUS_JACK if jack else 0,
             no_tricks_bonus=-5 if bonus else 0,
             moon=_MOON_BY_LETTER[moon or ""],
             target=int(target) if target else SEED_TARGET,
@@ -157,14 +160,14 @@ SEED_RULES = HeartsRules()
 PRESETS: dict[str, HeartsRules] = {
     "seed": SEED_RULES,
     # Omnibus: the J♦ is worth -10 to whoever takes it.
-    "omnibus": HeartsRules(jack_of_diamonds=-10),
+    "omnibus": HeartsRules(jack_of_diamonds=OMNIBUS_JACK),
     # The no-pass game players kept when a large site put its rules to a vote.
     "no_pass": HeartsRules(passing="none"),
     # A "tournament" set: the queen breaks hearts, the moon is safe, a short game to 50.
     "tournament": HeartsRules(queen_breaks_hearts=True, moon="safe", target=50),
     # New Moon and Perfect 100, with Omnibus and the no-tricks bonus.
     "new_moon": HeartsRules(
-        jack_of_diamonds=-10, no_tricks_bonus=-5, moon="shooters_choice", perfect_100=True
+        jack_of_diamonds=OMNIBUS_JACK, no_tricks_bonus=-5, moon="shooters_choice", perfect_100=True
     ),
 }
 

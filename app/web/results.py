@@ -33,11 +33,10 @@ from weakref import WeakKeyDictionary
 
 from app.rules.heart_to_heart import HEART_SIZE, HeartToHeartGame
 from app.rules.hearts import HUMAN, TOTAL_POINTS, HeartsMatch
+from app.rules.hearts_rules import OMNIBUS_JACK
 from app.store import BoardRow, GameStore
 from app.web.daily_codes import DAILY_KEEP_DAYS, HEARTS_DAILY_HANDS
 from app.web.profile import load_profile, update_profile
-
-JACK_VALUE = -10  # the J♦ under Omnibus (app/rules/hearts_rules.py)
 
 # A code's board is kept at least this long after its last row (as long as games, if longer).
 KEEP_DAYS = 30
@@ -125,7 +124,7 @@ def moon_of(scores: Sequence[int]) -> int | None:
     for seat, score in enumerate(scores):
         if score <= -TOTAL_POINTS:
             return seat
-    high = [seat for seat in range(len(scores)) if scores[seat] >= TOTAL_POINTS + JACK_VALUE]
+    high = [seat for seat in range(len(scores)) if scores[seat] >= TOTAL_POINTS + OMNIBUS_JACK]
     if len(high) == len(scores) - 1:
         return next(seat for seat in range(len(scores)) if seat not in high)
     return None

@@ -280,7 +280,9 @@ def play_until_north_s_bot_played(phone: Page, table_id: str) -> None:
                 arg=[f"/api/hearts/tables/{table_id}", state["version"]],
                 polling=250,
             )
-    pytest.fail("North's bot never played")
+    north = state["seats"][2]
+    pytest.fail(f"North's bot never played (the table last seen at version {state['version']}: "
+                f"phase {state['phase']}, turn {state['turn']}, North away {north['away']})")
 
 
 SO_FAR = {"en": "Your bot has played", "vi": "Đến giờ người máy đã đánh thay bạn"}
