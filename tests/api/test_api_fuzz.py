@@ -65,7 +65,7 @@ FUZZ = settings(
     suppress_health_check=list(HealthCheck),
     phases=[Phase.explicit, Phase.generate],
 )
-EXAMPLES = {GenerationMode.POSITIVE: 110, GenerationMode.NEGATIVE: 50}
+EXAMPLES = {GenerationMode.POSITIVE: 70, GenerationMode.NEGATIVE: 35}
 
 
 @pytest.mark.slow
@@ -120,7 +120,7 @@ def test_stateful_games(api_schema, monkeypatch):
 
     Games.run(
         settings=settings(
-            max_examples=60,
+            max_examples=40,
             stateful_step_count=20,
             deadline=None,
             derandomize=True,

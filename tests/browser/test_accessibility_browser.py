@@ -32,10 +32,12 @@ PAGES = (
     "/stats",
     "/offline",
 )
-ALL = [("phone", "vi"), ("phone", "en"), ("desktop", "vi"), ("desktop", "en")]
+# Each device and each language once: the pages differ by language in their words and by device
+# in their layout, and axe's rules read each apart.
+PAIRS = [("phone", "vi"), ("desktop", "en")]
 
 
-@pytest.mark.parametrize(("device", "lang"), ALL)
+@pytest.mark.parametrize(("device", "lang"), PAIRS)
 def test_every_page_has_no_violations(new_page, axe, device, lang):
     page = new_page(device, lang)
     for path in PAGES:

@@ -152,7 +152,7 @@ def playable_targets(game):
 def test_random_play_keeps_every_invariant():
     rng = random.Random(20240605)
     stalemates = undos = 0
-    for _ in range(2000):
+    for _ in range(800):
         referee = Referee(new_game(DealCode("HH1", "N", rng.randrange(CODE_SPACE))))
         game = referee.game
         for _ in range(30):
@@ -170,7 +170,7 @@ def test_random_play_keeps_every_invariant():
                 referee.tap(rng.choice(playable_targets(game)))
         stalemates += game.status == "stalemate"
     # The play must have reached the interesting places.
-    assert stalemates > 100 and undos > 1000
+    assert stalemates > 50 and undos > 1000
 
 
 def test_the_status_kept_follows_every_step_and_rewind():
