@@ -100,10 +100,12 @@
     if (animate && pace()) {
       const from = stock.getBoundingClientRect();
       const to = waste.getBoundingClientRect();
+      // While it flies from the stock, the card must not catch the next quick tap on the stock.
+      waste.style.pointerEvents = "none";
       waste.animate(
         [{ transform: `translateX(${from.left - to.left}px) rotateY(80deg)` }, { transform: "none" }],
         { duration: 200 * pace(), easing: "ease-out" },
-      );
+      ).onfinish = () => waste.style.removeProperty("pointer-events");
     }
   }
 
