@@ -263,8 +263,12 @@ def api_state(page: Page, table_id: str) -> dict:
 
 
 def play_until_north_s_bot_played(phone: Page, table_id: str) -> None:
-    """The phone passes and plays until the bot of North, who is away, has played a card."""
-    for _ in range(40):
+    """The phone passes and plays until the bot of North, who is away, has played a card.
+
+    A round that waits for the table fails at once if the table never moves; the bound only
+    stops a loop that acts without effect, and is wide, as a busy machine takes more rounds
+    (a round can read the table just before the change it waits for)."""
+    for _ in range(150):
         state = api_state(phone, table_id)
         if state["seats"][2]["played_away"]:
             return
