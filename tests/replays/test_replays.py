@@ -104,7 +104,7 @@ async def test_the_page_draws_every_step_in_the_language(new_client, lang):
     assert sum(s[1] == 2 for s in data["steps"]) == plays
     assert 'type="range"' in page.text and "/js/replay.js" in page.text
     assert "<script>" not in page.text  # CSP: no inline script
-    title = {"en": "Replay of a Hearts match", "vi": "Xem lại ván Hearts"}[lang]
+    title = {"en": "Replay of a Hearts match", "vi": "Phát lại trận Hearts"}[lang]
     assert title in page.text
     played_words = {"en": "West played", "vi": "Tây đánh"}[lang]
     assert any(played_words in s[3] for s in data["steps"])
@@ -198,3 +198,70 @@ async def test_a_heart_to_heart_game_in_play_shows_nothing(client):
                                    json={"target": target_text(target)})).json()
     refused = await client.get(f"/api/heart-to-heart/games/{state['game_id']}/replay")
     assert refused.status_code == 403 and "heart" not in refused.json()
+
+
+# -- a table's match ---------------------------------------------------------------------------
+
+
+def bots_match(code: str) -> HeartsMatch:
+    """A whole match, every seat played by the Easy bot."""
+    from app.bots.driver import pass_for_bots, play_bots
+
+    match = HeartsMatch.new(code)
+    every = range(4)
+    while match.phase != "match_over":
+        if match.phase == "hand_over":
+            match.next_hand()
+        elif match.phase == "passing":
+            pass_for_bots(match, every)
+        else:
+            play_bots(match, every)
+    return match
+
+
+async def test_a_table_replay_opens_to_anyone_once_the_match_is_over(app, new_client):
+    creator = new_client(headers={"accept-language": "en"})
+    made = await creator.post("/api/hearts/tables", json={"bot_level": "easy",
+                                                          "turn_seconds": None, "name": "Ana"})
+    assert made.status_code == 201, made.text
+    table_id = made.json()["table_id"]
+    assert (await creator.post(f"/api/hearts/tables/{table_id}/start", json={})).status_code == 200
+    watcher = new_client(headers={"accept-language": "vi"})
+    for who in (creator, watcher):
+        refused = await who.get(f"/api/hearts/tables/{table_id}/replay")
+        assert refused.status_code == 403 and "hands" not in refused.json()
+        assert (await who.get(f"/hearts/t/{table_id}/replay")).status_code == 403
+    # The match, played to its end (by bots for the test), stored as the table's.
+    store = app.state.store
+    stored = await store.get_table(table_id)
+    finished = bots_match("HT1-E-AAAAAAD")
+    saved = await store.table_compare_and_set(
+        table_id, stored.version, {**stored.state, "match": finished.to_json()})
+    assert saved is not None
+    mine = (await creator.get(f"/api/hearts/tables/{table_id}/replay")).json()
+    assert mine["kind"] == "hearts_table" and mine["your_seat"] == 0 and mine["review_seat"] == 0
+    assert mine["seats"][0]["name"].startswith("Ana") and mine["seats"][0]["human"]
+    assert len(mine["hands"]) == finished.hand_number
+    assert all(hand["review"] is not None for hand in mine["hands"])
+    assert [h["totals"] for h in mine["hands"]][-1] == list(finished.state.totals)
+    theirs = (await watcher.get(f"/api/hearts/tables/{table_id}/replay")).json()
+    assert theirs["your_seat"] is None and theirs["review_seat"] is None
+    assert all(hand["review"] is None for hand in theirs["hands"])
+    assert theirs["hands"][0]["tricks"] == mine["hands"][0]["tricks"]
+    page = await watcher.get(f"/hearts/t/{table_id}/replay")
+    assert page.status_code == 200 and "Phát lại trận Hearts" in page.text
+    assert "chỗ của bạn" not in page.text
+
+
+async def test_the_match_over_dialog_links_to_the_replay(client):
+    state = await finished_match(client)
+    page = (await client.get("/hearts")).text
+    assert f'href="/hearts/games/{state["game_id"]}/replay" data-action="replay"' in page
+
+
+async def test_the_heart_to_heart_dialogs_link_to_the_replay(new_client):
+    client = new_client(headers={"accept-language": "en"})
+    game, moves, _ = stalemated(40)
+    state = await play_through_api(client, game.deal, moves)
+    page = (await client.get("/heart-to-heart")).text
+    assert f'href="/heart-to-heart/games/{state["game_id"]}/replay" data-action="replay"' in page
