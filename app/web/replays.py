@@ -17,21 +17,22 @@ anyone who may see the table, for a table's match. Nothing is shown of a game st
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import timedelta
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 from itsdangerous import BadSignature, Signer
 
 from app.rules.cards import card_text, cards_in
-from app.rules.hearts import HUMAN, NUM_SEATS
 from app.rules.heart_to_heart import ALL_REMOVED, free_mask_of, new_game, rank_name
+from app.rules.hearts import HUMAN, NUM_SEATS
 from app.store import GameUnreadable, StoredGame
 from app.web.api_models import (
     FinishedTrick,
-    HeartsRulesState,
     HeartsReplay,
+    HeartsRulesState,
     HeartToHeartReplay,
     HeartToHeartReplayStep,
     Play,
@@ -150,16 +151,17 @@ def share_url(request: Request, kind: str, game_id: str, route: str) -> str:
 # -- Hearts ---------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
 class HeartsSeen:
     """A Hearts replay as one visitor may see it: the replay, who sat where, the visitor's
     seat and its review (one list of decisions per hand), the share link."""
 
-    def __init__(
-        self, replay: MatchReplay, names: tuple[str, str, str, str], humans: tuple[bool, ...],
-        seat: int | None, reviews: list[list[Decision]] | None, share: str | None,
-    ) -> None:
-        self.replay, self.names, self.humans = replay, names, humans
-        self.seat, self.reviews, self.share = seat, reviews, share
+    replay: MatchReplay
+    names: tuple[str, ...]
+    humans: tuple[bool, ...]
+    seat: int | None
+    reviews: list[list[Decision]] | None
+    share: str
 
 
 async def reviews_of(
@@ -221,8 +223,7 @@ async def table_seen(request: Request, visit: VisitDep, table_id: str) -> Hearts
     link = request.app.state.settings.public_link(
         request.app.url_path_for("hearts_table_replay", table_id=table_id)
     )
-    return HeartsSeen(replay, names, tuple(s.human for s in table.seats),  # type: ignore[arg-type]
-                      seat, reviews, str(link))
+    return HeartsSeen(replay, names, tuple(s.human for s in table.seats), seat, reviews, link)
 
 
 def cards(mask: int) -> list[str]:
@@ -256,7 +257,9 @@ def hand_model(hand: ReplayedHand, judged: list[Decision] | None) -> ReplayHand:
     )
 
 
-def hearts_model(seen: HeartsSeen, kind: str, game_id: str) -> HeartsReplay:
+def hearts_model(
+    seen: HeartsSeen, kind: Literal["hearts", "hearts_table"], game_id: str
+) -> HeartsReplay:
     replay = seen.replay
     return HeartsReplay(
         kind=kind, id=game_id, deal=replay.deal,
@@ -305,30 +308,30 @@ def hearts_steps(seen: HeartsSeen, tr: Translator) -> tuple[list[dict], list[lis
         opening = tr.gettext("Hand %(n)s") % {"n": hand.number}
         steps.append([index, 0, 0, f"{opening}. {passing_labels(hand.direction, tr)[0]}.", ""])
         if any(hand.passed):
-            words = " ".join(tr.gettext("%(seat)s passed %(cards)s to %(to)s.") % {
+            passes = " ".join(tr.gettext("%(seat)s passed %(cards)s to %(to)s.") % {
                 "seat": names[s], "to": names[hand.receiver(s) or 0],
                 "cards": ", ".join(tr.card_name(c) for c in cards_in(hand.passed[s])),
             } for s in range(NUM_SEATS))
             note = review_note(judged[None], tr) if None in judged else ""
-            steps.append([index, 1, 0, words, note])
+            steps.append([index, 1, 0, passes, note])
         for number, trick in enumerate(hand.tricks, 1):
             for k, p in enumerate(trick.cards):
-                words = [play_line(p.seat, tr.card_name(p.card), names, tr, False)]
+                said = [play_line(p.seat, tr.card_name(p.card), names, tr, False)]
                 if k == 3:
-                    words.append(trick_line(trick.winner, trick.points, names, tr))
+                    said.append(trick_line(trick.winner, trick.points, names, tr))
                 note = review_note(judged[number], tr) if (
                     p.seat == HUMAN and number in judged) else ""
-                steps.append([index, 2, 4 * (number - 1) + k + 1, " ".join(words), note])
-        words = [tr.gettext("Hand over.") + " " + scores_line(hand.scores, names, True)]
+                steps.append([index, 2, 4 * (number - 1) + k + 1, " ".join(said), note])
+        ending = [tr.gettext("Hand over.") + " " + scores_line(hand.scores, names, True)]
         if hand.moon is not None:
-            words.append(tr.gettext("%(seat)s shot the moon.") % {"seat": names[hand.moon]})
-        words.append(tr.gettext("Match score: %(scores)s.") % {
+            ending.append(tr.gettext("%(seat)s shot the moon.") % {"seat": names[hand.moon]})
+        ending.append(tr.gettext("Match score: %(scores)s.") % {
             "scores": scores_line(hand.totals, names, False)})
         if index == last:
             winner = seen.replay.winner
-            words.append(tr.gettext("A tie for the fewest points.") if winner is None else
-                         tr.gettext("%(seat)s wins the match.") % {"seat": names[winner]})
-        steps.append([index, 3, len(plays), " ".join(words), ""])
+            ending.append(tr.gettext("A tie for the fewest points.") if winner is None else
+                          tr.gettext("%(seat)s wins the match.") % {"seat": names[winner]})
+        steps.append([index, 3, len(plays), " ".join(ending), ""])
     return hands, steps
 
 
@@ -381,7 +384,7 @@ async def hearts_replay_api(
     """Every hand of a finished match played again from its deal: the four hands, the passes,
     the tricks, the scores and moons, the match score after each hand, and South's review.
     403 while the match is being played, and for a daily deal until its UTC day is over."""
-    return hearts_model(await solo_seen(request, visit, game_id, share), HEARTS, game_id)
+    return hearts_model(await solo_seen(request, visit, game_id, share), "hearts", game_id)
 
 
 @api.get("/hearts/tables/{table_id}/replay", response_model=HeartsReplay,

@@ -19,7 +19,7 @@ from app.web.hearts.replay import replay_match
 from app.web.hearts.review import review
 from app.web.hearts.table import lost_points
 from app.web.replays import share_token
-from tests.assists.test_where_lost import played, play_through_api, stalemated
+from tests.assists.test_where_lost import play_through_api, played, stalemated
 from tests.fairplay.hearts_play import play_to_the_end, step
 
 API = "/api/hearts/games"
