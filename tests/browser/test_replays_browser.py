@@ -61,14 +61,14 @@ def test_a_hearts_replay_is_scrubbed_stepped_and_played_on_a_phone(new_page, axe
     press(phone.locator('button[data-rp="next"]'), "phone")  # the pass
     press(phone.locator('button[data-rp="next"]'), "phone")  # the 2♣
     expect(phone.locator('[data-rp="trick"] .card')).to_have_count(1)
-    expect(phone.locator('[data-rp="say"]')).to_contain_text("played Two of clubs")
+    expect(phone.locator('[data-rp="say"]')).to_contain_text("played 2 of clubs")
     # The range, as a thumb drags it: to the end of the first trick.
     phone.locator('[data-rp="range"]').fill("5")
     expect(phone.locator('[data-rp="trick"] .card')).to_have_count(4)
     expect(phone.locator('[data-rp="say"]')).to_contain_text("took the trick")
     assert sum(cards_in(phone, seat) for seat in range(4)) == 48
     # Jump to a hand, to a trick.
-    phone.locator('select[data-rp="hand"]').select_option("1")
+    phone.locator('select[data-rp="hand"]').select_option(label="2")
     expect(phone.locator('[data-rp="say"]')).to_contain_text("Hand 2")
     phone.locator('select[data-rp="trick-jump"]').select_option("13")
     expect(phone.locator('[data-rp="trick"] .card')).to_have_count(1)
@@ -127,7 +127,9 @@ def test_a_heart_to_heart_replay_goes_to_the_move_that_lost_it(new_page, axe):
                                             data={"target": target_text(target)})
                 assert tapped.ok
         phone.goto(f"/heart-to-heart/games/{game_id}/replay")
-        expect(phone.locator("#p24")).to_have_attribute("data-covered", "true")
+        # The deal: only the tip (position 24) is free.
+        expect(phone.locator("#p0")).to_have_attribute("data-covered", "true")
+        expect(phone.locator("#p24")).not_to_have_attribute("data-covered", "true")
         press(phone.locator('button[data-rp="to-lost"]'), "phone")
         expect(phone.locator('[data-rp="pos"]')).to_have_text(
             f"{lost_at + 1} / {len(moves) + 1}")
