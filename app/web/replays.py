@@ -17,9 +17,10 @@ anyone who may see the table, for a table's match. Nothing is shown of a game st
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
@@ -27,7 +28,7 @@ from itsdangerous import BadSignature, Signer
 
 from app.rules.cards import card_text, cards_in
 from app.rules.heart_to_heart import ALL_REMOVED, free_mask_of, new_game, rank_name
-from app.rules.hearts import HUMAN, NUM_SEATS
+from app.rules.hearts import HUMAN, NUM_SEATS, HeartsMatch
 from app.store import GameUnreadable, StoredGame
 from app.web.api_models import (
     FinishedTrick,
@@ -63,6 +64,7 @@ from app.web.i18n import Translator, format_number, heart_name, translator
 from app.web.results import daily_of
 from app.web.templating import page
 
+G = TypeVar("G")
 router = APIRouter(include_in_schema=False)
 api = APIRouter(prefix="/api", tags=["Replays"])
 
@@ -114,12 +116,13 @@ def check_daily(stored: StoredGame, now: float, tr: Translator) -> None:
         ) % {"date": day.isoformat(), "opens": opens}, title=tr.gettext("Not yet"))
 
 
-async def stored_game(
+async def finished_game(
     request: Request, visit: VisitDep, kind: str, game_id: str, share: str | None,
-    not_found: str,
-) -> tuple[StoredGame, bool]:
-    """The stored game a replay is asked of, and whether it came through a share link (a
-    token that does not open it is refused: 403)."""
+    load: Callable[[StoredGame], G], over: Callable[[G], bool], not_found: str,
+) -> tuple[G, StoredGame, bool]:
+    """The finished game a replay is asked of (``load`` reads it, ``over`` says it is over),
+    its stored record, and whether it came through a share link. A token that does not open
+    it is refused (403), so is a game still in play and a daily before its day is over."""
     tr = translator(visit.lang)
     shared = share is not None
     if shared:
@@ -129,11 +132,15 @@ async def stored_game(
     try:
         stored = (await visit.store.get_shared(game_id) if shared
                   else await visit.store.get(visit.session_id, game_id))
+        if stored is None or stored.kind != kind:
+            raise GameNotFound(not_found)
+        game = load(stored)
     except GameUnreadable as error:
         raise GameNotFound(not_found) from error
-    if stored is None or stored.kind != kind:
-        raise GameNotFound(not_found)
-    return stored, shared
+    if not over(game):
+        raise not_over(tr)
+    check_daily(stored, visit.clock(), tr)
+    return game, stored, shared
 
 
 def not_kept(tr: Translator) -> PageError:
@@ -181,9 +188,9 @@ async def reviews_of(
     return judged
 
 
-def replayed(match_loaded: Any, tr: Translator) -> MatchReplay:
+def replayed(match: HeartsMatch, tr: Translator) -> MatchReplay:
     try:
-        return replay_match(match_loaded)
+        return replay_match(match)
     except ReplayMissing as missing:
         raise (not_over(tr) if missing.reason == "not_over" else not_kept(tr)) from missing
 
@@ -192,16 +199,10 @@ async def solo_seen(
     request: Request, visit: VisitDep, game_id: str, share: str | None
 ) -> HeartsSeen:
     tr = translator(visit.lang)
-    stored, shared = await stored_game(
-        request, visit, HEARTS, game_id, share, hearts_service.NOT_FOUND
+    match, stored, shared = await finished_game(
+        request, visit, HEARTS, game_id, share, hearts_service.load,
+        lambda match: match.phase == "match_over", hearts_service.NOT_FOUND,
     )
-    try:
-        match = hearts_service.load(stored)
-    except GameUnreadable as error:
-        raise GameNotFound(hearts_service.NOT_FOUND) from error
-    if match.phase != "match_over":
-        raise not_over(tr)
-    check_daily(stored, visit.clock(), tr)
     replay = replayed(match, tr)
     reviews = await reviews_of(request, game_id, stored.version, replay)
     # The player sees "You"; someone with the share link sees the compass.
@@ -403,16 +404,10 @@ async def game_replay(
     request: Request, visit: VisitDep, game_id: str, share: str | None
 ) -> tuple[GameReplay, StoredGame, bool]:
     tr = translator(visit.lang)
-    stored, shared = await stored_game(
-        request, visit, HEART_TO_HEART, game_id, share, heart_to_heart_service.NOT_FOUND
+    game, stored, shared = await finished_game(
+        request, visit, HEART_TO_HEART, game_id, share, heart_to_heart_service.load,
+        lambda game: game.status != "playing", heart_to_heart_service.NOT_FOUND,
     )
-    try:
-        game = heart_to_heart_service.load(stored)
-    except GameUnreadable as error:
-        raise GameNotFound(heart_to_heart_service.NOT_FOUND) from error
-    if game.status == "playing":
-        raise not_over(tr)
-    check_daily(stored, visit.clock(), tr)
     try:
         replay = await THINKING.run(replay_game, game)
     except GameReplayMissing as missing:
