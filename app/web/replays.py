@@ -219,7 +219,8 @@ async def table_seen(request: Request, visit: VisitDep, table_id: str) -> Hearts
     replay = replayed(table.match, tr)
     seat = table.seat_of(visit.session_id)
     names = tuple(seat_label(table, n, tr) for n in range(NUM_SEATS))
-    reviews = (await reviews_of(request, f"table:{table_id}", table.version, replay)
+    # Keyed by the match's deal: the table's version moves on after the match (reactions).
+    reviews = (await reviews_of(request, f"table:{table_id}:{replay.deal}", 0, replay)
                if reviewable(seat) else None)
     link = request.app.state.settings.public_link(
         request.app.url_path_for("hearts_table_replay", table_id=table_id)
