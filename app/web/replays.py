@@ -53,7 +53,14 @@ from app.web.heart_to_heart.replay import GameReplay, Step, replay_game
 from app.web.heart_to_heart.replay import ReplayMissing as GameReplayMissing
 from app.web.heart_to_heart.service import Options
 from app.web.hearts import service as hearts_service
-from app.web.hearts.replay import MatchReplay, ReplayedHand, ReplayMissing, replay_match, reviewable
+from app.web.hearts.replay import (
+    MatchReplay,
+    ReplayedHand,
+    ReplayMismatch,
+    ReplayMissing,
+    replay_match,
+    reviewable,
+)
 from app.web.hearts.review import Decision, Reviews, review
 from app.web.hearts.table import lost_points, passing_labels, play_line, trick_line
 from app.web.hearts.tables import service as tables_service
@@ -188,11 +195,14 @@ async def reviews_of(
     return judged
 
 
-def replayed(match: HeartsMatch, tr: Translator) -> MatchReplay:
+def replayed(match: HeartsMatch, tr: Translator, not_found: str) -> MatchReplay:
+    """The match replayed; a record that does not replay is damaged: it is not found."""
     try:
         return replay_match(match)
     except ReplayMissing as missing:
         raise (not_over(tr) if missing.reason == "not_over" else not_kept(tr)) from missing
+    except ReplayMismatch as damaged:
+        raise GameNotFound(not_found) from damaged
 
 
 async def solo_seen(
@@ -203,7 +213,7 @@ async def solo_seen(
         request, visit, HEARTS, game_id, share, hearts_service.load,
         lambda match: match.phase == "match_over", hearts_service.NOT_FOUND,
     )
-    replay = replayed(match, tr)
+    replay = replayed(match, tr, hearts_service.NOT_FOUND)
     reviews = await reviews_of(request, game_id, stored.version, replay)
     # The player sees "You"; someone with the share link sees the compass.
     names = compass(tr) if shared else seat_names(tr)
@@ -216,7 +226,7 @@ async def table_seen(request: Request, visit: VisitDep, table_id: str) -> Hearts
     table = await tables_service.load(visit.store, table_id)
     if table.match is None or table.match.phase != "match_over":
         raise not_over(tr)
-    replay = replayed(table.match, tr)
+    replay = replayed(table.match, tr, tables_service.NOT_FOUND)
     seat = table.seat_of(visit.session_id)
     names = tuple(seat_label(table, n, tr) for n in range(NUM_SEATS))
     # Keyed by the match's deal: the table's version moves on after the match (reactions).

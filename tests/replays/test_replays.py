@@ -11,10 +11,11 @@ from html import unescape
 
 import pytest
 
+from app.bots.driver import pass_for_bots, play_bots
 from app.rules.cards import card_text, parse_card
 from app.rules.heart_to_heart import new_game, target_text
 from app.rules.heart_to_heart_solver import is_winnable
-from app.rules.hearts import HUMAN, HeartsMatch
+from app.rules.hearts import HUMAN, HeartsMatch, HeartsRules
 from app.web.hearts.replay import replay_match
 from app.web.hearts.review import review
 from app.web.hearts.table import lost_points
@@ -165,6 +166,21 @@ async def test_a_match_saved_before_replays_has_none(app, client):
         replay_match(old)
 
 
+async def test_a_record_that_does_not_replay_is_not_found(app, client):
+    from tests.web.test_first_visit import session_of
+
+    state = await finished_match(client)
+    session = session_of(app, client)
+    stored = await app.state.store.get(session, state["game_id"])
+    damaged = json.loads(json.dumps(stored.state))
+    first = damaged["past"][0]["tricks"][0]
+    first[1], first[2] = first[2], first[1]  # two cards of the first trick swapped
+    assert await app.state.store.compare_and_set(session, state["game_id"], stored.version,
+                                                 damaged)
+    answer = await client.get(f"{API}/{state['game_id']}/replay")
+    assert answer.status_code == 404
+
+
 # -- Heart to Heart --------------------------------------------------------------------------
 
 
@@ -203,11 +219,9 @@ async def test_a_heart_to_heart_game_in_play_shows_nothing(client):
 # -- a table's match ---------------------------------------------------------------------------
 
 
-def bots_match(code: str) -> HeartsMatch:
-    """A whole match, every seat played by the Easy bot."""
-    from app.bots.driver import pass_for_bots, play_bots
-
-    match = HeartsMatch.new(code)
+def bots_match(code: str, rules: HeartsRules | None = None) -> HeartsMatch:
+    """A whole match, every seat played by the code's bots (who choose their moons)."""
+    match = HeartsMatch.new(code, rules=rules)
     every = range(4)
     while match.phase != "match_over":
         if match.phase == "hand_over":
@@ -217,6 +231,18 @@ def bots_match(code: str) -> HeartsMatch:
         else:
             play_bots(match, every)
     return match
+
+
+def test_moons_replay_as_their_shooters_chose():
+    # Under the shooter's choice: hand 8's shooter took 26 off, hand 12's gave 26 to the others.
+    match = HeartsMatch.from_json(
+        bots_match("HT1-E-AAAAAAA", HeartsRules(moon="shooters_choice")).to_json()
+    )
+    replay = replay_match(match)
+    moons = {h.number: (h.moon, h.scores) for h in replay.hands if h.moon is not None}
+    assert moons == {8: (2, (0, 0, -26, 0)), 12: (1, (26, 0, 26, 26))}
+    assert replay.hands[-1].totals == match.state.totals
+    assert replay.rules.moon == "shooters_choice"
 
 
 async def test_a_table_replay_opens_to_anyone_once_the_match_is_over(app, new_client):

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from app.rules.hearts import (
     HUMAN,
     NUM_SEATS,
+    HeartsError,
     HeartsMatch,
     HeartsRules,
     HeartsView,
@@ -87,7 +88,15 @@ def _finish_moon(again: HeartsMatch, kept: tuple[int, int, int, int]) -> None:
 
 def replay_match(match: HeartsMatch) -> MatchReplay:
     """``match``, over, played again from its deal; ReplayMissing when it cannot be,
-    ReplayMismatch when its remembered hands do not lead to its kept scores."""
+    ReplayMismatch when its remembered hands do not lead to its kept scores (or the rules
+    refuse one of their passes or cards)."""
+    try:
+        return _replayed(match)
+    except HeartsError as error:
+        raise ReplayMismatch(f"the remembered hands do not replay: {error}") from error
+
+
+def _replayed(match: HeartsMatch) -> MatchReplay:
     if match.phase != "match_over":
         raise ReplayMissing("not_over")
     played = match.played_hands()
