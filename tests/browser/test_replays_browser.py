@@ -1,6 +1,6 @@
 """Replays on a phone (issue 33): a finished Hearts match scrubbed with the range, stepped with
 the buttons and the keyboard, played and paused; a lost Heart to Heart game stepped to the move
-that lost it; at 390×844, 844×390 and 1280×800, in both languages, axe clean."""
+that lost it; at 360×640, 390×844, 844×390 and 1280×800, in both languages, axe clean."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from tests.assists.test_where_lost import stalemated
 
 pytestmark = pytest.mark.browser
 
-SIZES = [(390, 844), (844, 390), (1280, 800)]
+SIZES = [(360, 640), (390, 844), (844, 390), (1280, 800)]
 
 
 def finished_match(page: Page) -> str:

@@ -245,6 +245,22 @@ def test_moons_replay_as_their_shooters_chose():
     assert replay.rules.moon == "shooters_choice"
 
 
+def test_the_remembered_hands_survive_saving_and_bad_ones_are_refused():
+    from app.rules.hearts import HeartsStateError
+
+    match = bots_match("HT1-E-AAAAAAC")
+    data = json.loads(json.dumps(match.to_json()))
+    assert len(data["past"]) == match.hand_number - 1
+    again = HeartsMatch.from_json(data)
+    assert again == match and again.played_hands() == match.played_hands()
+    with pytest.raises(HeartsStateError):
+        HeartsMatch.from_json({**data, "past": "hands"})
+    short = json.loads(json.dumps(data))
+    short["past"][0]["tricks"].pop()
+    with pytest.raises(HeartsStateError):
+        HeartsMatch.from_json(short).played_hands()
+
+
 async def test_a_table_replay_opens_to_anyone_once_the_match_is_over(app, new_client):
     creator = new_client(headers={"accept-language": "en"})
     made = await creator.post("/api/hearts/tables", json={"bot_level": "easy",
