@@ -119,6 +119,12 @@
 
   // -- the timeline -------------------------------------------------------------------------
   const hearts = root.dataset.replay === "hearts";
+  if (!hearts) {
+    // The verdicts along the timeline: every step winnable up to the first that is not.
+    const firstLost = steps.findIndex((s) => !s[4]);
+    const share = firstLost < 0 ? 1 : firstLost / Math.max(1, steps.length - 1);
+    root.style.setProperty("--winnable", `${(share * 100).toFixed(2)}%`);
+  }
   const wordsAt = (step) => (hearts ? [step[3], step[4]] : [step[5], step[6]]);
 
   function show(index, spoken = true) {
