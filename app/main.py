@@ -12,7 +12,7 @@ from app import metrics
 from app.logs import configure_logging
 from app.settings import Settings
 from app.store import open_store
-from app.web import api_docs, daily, home, install, observe, settings_routes, stats
+from app.web import api_docs, daily, home, install, observe, replays, settings_routes, stats
 from app.web.compression import CompressionMiddleware
 from app.web.errors import install_error_handlers
 from app.web.games import LatestGames
@@ -51,6 +51,8 @@ ROUTERS = (
     install.router,
     api_docs.router,
     tables_api.router,
+    replays.router,
+    replays.api,
 )
 
 

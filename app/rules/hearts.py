@@ -477,8 +477,8 @@ class HeartsMatch:
     """A match of Hearts: the player against three bots, hand after hand up to 100."""
 
     __slots__ = (
-        "_assisted", "_code", "_deal", "_last_hand", "_legal", "_legal_at", "_rules", "_state",
-        "_undo",
+        "_assisted", "_code", "_deal", "_last_hand", "_legal", "_legal_at", "_past", "_rules",
+        "_state", "_undo",
     )  # fmt: skip
 
     def __init__(
@@ -489,13 +489,16 @@ class HeartsMatch:
         *,
         last_hand: int | None = None,
         assisted: bool = False,
+        past: tuple[dict[str, Any], ...] = (),
     ) -> None:
         """A match at ``state`` with the player's undo snapshots ``undo`` (oldest first).
 
         :meth:`new` starts a match; this is for loading and for tests and benchmarks that
         set a position up. ``last_hand``: the match ends with that hand (a daily deal);
-        ``assisted``: the player took a play back (or had other help).
+        ``assisted``: the player took a play back (or had other help); ``past``: the hands
+        played before this one, as :meth:`played_hands` reads them (its replay).
         """
+        self._past = past
         self._code = code
         self._rules = rules_of(code)
         self._last_hand = last_hand
@@ -741,9 +744,33 @@ class HeartsMatch:
         st = self._state
         if st.phase != "hand_over":
             raise WrongPhase("not_hand_over", "The next hand is dealt only after a hand is over.")
+        self._past = (*self._past, _played_to_json(st))
         self._state = _start_hand(
             self._code, st.hand_number + 1, st.totals, st.hand_scores, self._rules
         )
+
+    def played_hands(self) -> list[tuple[tuple[int, int, int, int], tuple[Trick, ...]]]:
+        """The passes (what each seat passed; zeros in a hand without passing) and the tricks
+        of every finished hand of the match, in order: what a replay plays again. The hands
+        kept before the match remembered them (matches saved before replays) are missing:
+        the list is then shorter than the hands played. Raises HeartsStateError when a
+        remembered hand cannot be read."""
+        hands = []
+        try:
+            for hand in self._past:
+                passed = _four(hand["passed"], 0, FULL_DECK, "passed")
+                tricks = hand["tricks"]
+                if type(tricks) is not list or len(tricks) != HAND_SIZE:
+                    raise _invalid_state("a played hand has thirteen tricks")
+                hands.append((passed, tuple(_trick_from_json(*t) for t in tricks)))
+        except HeartsError:
+            raise
+        except (KeyError, TypeError, ValueError) as exc:
+            raise _invalid_state(str(exc) or type(exc).__name__) from exc
+        st = self._state
+        if len(st.tricks) == HAND_SIZE:
+            hands.append((st.passed, st.tricks))
+        return hands
 
     # -- copying and saving ---------------------------------------------------------------
 
@@ -754,6 +781,7 @@ class HeartsMatch:
         twin._state, twin._undo = self._state, list(self._undo)
         twin._legal_at, twin._legal = self._legal_at, self._legal
         twin._last_hand, twin._assisted = self._last_hand, self._assisted
+        twin._past = self._past
         return twin
 
     def __eq__(self, other: object) -> bool:
@@ -764,6 +792,7 @@ class HeartsMatch:
             and self._state == other._state
             and self._undo == other._undo
             and self._last_hand == other._last_hand
+            and self._past == other._past
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -804,6 +833,7 @@ class HeartsMatch:
             # Written only when set, so a plain match saves as it always did.
             **({} if self._last_hand is None else {"last_hand": self._last_hand}),
             **({"assisted": True} if self._assisted else {}),
+            **({"past": list(self._past)} if self._past else {}),
         }
 
     @classmethod
@@ -824,11 +854,25 @@ class HeartsMatch:
                 raise _invalid_state("last_hand is a hand number")
             if type(assisted) is not bool:
                 raise _invalid_state("assisted is true or false")
+            # Read again (played_hands) only when a replay asks: a load stays as quick as it was.
+            past = data.get("past", [])
+            if type(past) is not list or not all(type(hand) is dict for hand in past):
+                raise _invalid_state("past is a list of hands")
         except HeartsError:
             raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             raise _invalid_state(str(exc) or type(exc).__name__) from exc
-        return cls(code, state, undo, last_hand=last_hand, assisted=assisted)
+        return cls(
+            code, state, undo, last_hand=last_hand, assisted=assisted, past=tuple(past)
+        )
+
+
+def _played_to_json(st: HandState) -> dict[str, Any]:
+    """A finished hand as the match remembers it: the passes and the tricks."""
+    return {
+        "passed": list(st.passed),
+        "tricks": [[t.leader, *(p.card for p in t.cards)] for t in st.tricks],
+    }
 
 
 def _shared_fields(st: HandState) -> tuple[Any, ...]:

@@ -124,6 +124,10 @@ class GameStore(Protocol):
     async def get(self, session_id: str, game_id: str) -> StoredGame | None:
         """The game, or None if it is missing, expired or owned by another session."""
 
+    async def get_shared(self, game_id: str) -> StoredGame | None:
+        """The game whoever owns it, or None if it is missing or expired: only for what a
+        signed share link opens read-only (a finished game's replay, app/web/replays.py)."""
+
     async def create(self, session_id: str, kind: str, state: dict[str, Any]) -> StoredGame:
         """A new game at version 1; it also becomes the session's current game of that kind."""
 

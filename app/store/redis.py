@@ -251,6 +251,11 @@ class RedisStore:
             fields = await self._redis.hgetall(self._game_key(game_id))
         return _game(game_id, fields, session_id)
 
+    async def get_shared(self, game_id: str) -> StoredGame | None:
+        async with _errors():
+            fields = await self._redis.hgetall(self._game_key(game_id))
+        return _game(game_id, fields, fields.get("session")) if fields else None
+
     async def create(self, session_id: str, kind: str, state: dict[str, Any]) -> StoredGame:
         return await create_new(self.create_named, session_id, kind, state)
 

@@ -288,6 +288,19 @@ class SqliteStore:
 
         return await self._run(read)
 
+    async def get_shared(self, game_id: str) -> StoredGame | None:
+        conn = self._db()
+
+        def read() -> StoredGame | None:
+            return _game(
+                conn.execute(
+                    f"SELECT {GAME_COLUMNS} FROM games WHERE game_id = ? AND updated_at >= ?",
+                    (game_id, self._cutoff()),
+                ).fetchone()
+            )
+
+        return await self._run(read)
+
     async def create(self, session_id: str, kind: str, state: dict[str, Any]) -> StoredGame:
         return await create_new(self.create_named, session_id, kind, state)
 

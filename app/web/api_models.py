@@ -552,3 +552,85 @@ def api_stale(state: BaseModel, lang: str) -> JSONResponse:
     """409 for a client that acted on an older version of the game."""
     message = translator(lang).gettext("The game has changed since that version; here it is now.")
     return api_conflict("stale_version", message, state)
+
+
+# -- replays (app/web/replays.py) ---------------------------------------------------------------
+
+
+class ReplaySeat(BaseModel):
+    seat: Seat
+    name: str = Field(description="As the asker sees the seat: \"You\", a compass point, a "
+                      "player's nickname or the bot there.")
+    human: bool
+
+
+class ReplayPass(BaseModel):
+    seat: Seat
+    to: Seat | None
+    cards: list[ShownCard] = Field(min_length=3, max_length=3)
+
+
+class ReplayDecision(BaseModel):
+    trick: int | None = Field(ge=1, le=13, description="null for the pass.")
+    chosen: list[ShownCard] = Field(max_length=3)
+    best: list[ShownCard] = Field(max_length=3, description="The search's best choice.")
+    expected_points_lost: float | None = Field(
+        description="Points the choice is expected to cost against the best (the hand "
+        "review's figure); null for a pass the search did not keep among its finalists."
+    )
+
+
+class ReplayHand(BaseModel):
+    number: int = Field(ge=1)
+    pass_direction: Literal["left", "right", "across", "none"]
+    dealt: list[list[ShownCard]] = Field(
+        min_length=4, max_length=4, description="Each seat's thirteen cards before the pass."
+    )
+    passes: list[ReplayPass] = Field(max_length=4)
+    tricks: list[FinishedTrick] = Field(min_length=13, max_length=13)
+    points: list[int] = Field(min_length=4, max_length=4, description="Taken in tricks.")
+    scores: list[int] = Field(min_length=4, max_length=4, description="What the hand scored.")
+    moon: Seat | None
+    totals: list[int] = Field(min_length=4, max_length=4, description="The match after it.")
+    review: list[ReplayDecision] | None = Field(
+        description="The review of the review seat's pass and plays; null when there is none."
+    )
+
+
+class HeartsReplay(BaseModel):
+    kind: Literal["hearts", "hearts_table"]
+    id: str = Field(description="The game's or the table's id.")
+    deal: str = Field(pattern=HT_DEAL_PATTERN)
+    rules: HeartsRulesState
+    seats: list[ReplaySeat] = Field(min_length=4, max_length=4)
+    your_seat: Seat | None = Field(description="null for a watcher or a share link.")
+    review_seat: Seat | None = Field(description="Whose decisions the review judges.")
+    hands: list[ReplayHand]
+    winner: Seat | None
+    share_url: str = Field(description="A link that opens this replay to anyone, read-only.")
+
+
+class HeartToHeartReplayStep(BaseModel):
+    move: str | None = Field(
+        description="The move made (\"d\" draw, \"r\" redeal, \"7+12\" or \"7+w\" a pair); "
+        "null for the deal."
+    )
+    removed: list[int] = Field(max_length=25, description="Heart positions gone after it.")
+    stock: int = Field(ge=0)
+    waste: int = Field(ge=0)
+    waste_top: str | None = Field(pattern=RANK_PATTERN)
+    winnable: bool = Field(description="The solver's verdict on the position after it.")
+
+
+class HeartToHeartReplay(BaseModel):
+    id: str
+    deal: str = Field(pattern=HH_DEAL_PATTERN)
+    won: bool
+    heart: list[str] = Field(min_length=25, max_length=25, description="The heart's ranks.")
+    verdict: Literal["winnable", "never", "lost"]
+    lost_after: int | None = Field(
+        description="When lost: the moves made at the last position that could be won."
+    )
+    losing_move: str | None
+    steps: list[HeartToHeartReplayStep]
+    share_url: str

@@ -133,7 +133,9 @@ def side_pieces(
         dialog = Piece.of("end_dialog", undo_url=undo_url, status=status,
                           seconds=game.elapsed_seconds, moves=game.moves, can_undo=can_undo,
                           results=results, share=result_share_text(game, lang) if shared else "",
-                          deal=game.deal if shared else None)
+                          deal=game.deal if shared else None,
+                          # A daily's replay waits for its day's end: linked from its board.
+                          replay=share and not static)
     return {
         # An empty stock shows whether tapping it turns the waste over. The stock is never
         # helped (drawing is always allowed).
