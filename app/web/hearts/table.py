@@ -395,15 +395,17 @@ def closing_words(
     hand_over = before.phase in ("playing", "moon") and after.phase in ("hand_over", "match_over")
     if not (hand_over and after.hand_scores):
         return ""
-    scores = after.hand_scores[-1]
-    parts = [
-        tr.gettext("Hand over.") + " " + ", ".join(f"{names[s]} {scores[s]:+d}" for s in range(4))
-        + "."
-    ]
+    parts = [hand_over_line(after.hand_scores[-1], names, tr)]
     end = end_of_hand(after, names, tr, results="")
     if end is not None:
         parts += [end.moon_line, end.headline, end.second_line]
     return " ".join(part for part in parts if part)
+
+
+def hand_over_line(scores: tuple[int, ...], names: tuple[str, ...], tr: Translator) -> str:
+    """A hand's points, seat by seat, as the page says them when it is over."""
+    points = ", ".join(f"{names[s]} {scores[s]:+d}" for s in range(4))
+    return f"{tr.gettext('Hand over.')} {points}."
 
 
 # -- answers --------------------------------------------------------------------------------

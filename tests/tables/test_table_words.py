@@ -1,0 +1,69 @@
+"""Issue 34 at a table with friends: besides every card, a seat's page is told the cards it
+received, the hand's result and the match's, in its player's language, once: each answer and
+each catch-up tells only what happened since the version the page holds."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from test_tables_pages import SAME_SITE, open_table
+
+from app.rules.cards import mask_of, parse_card
+from app.web.hearts.table import sorted_hand
+from app.web.i18n import card_name, translator
+
+HTMX = {**SAME_SITE, "hx-request": "true"}
+OPENING = re.compile(r'<template id="ht-trick"[^>]*?data-say="([^"]*)"')
+STATUS = re.compile(r'<p id="status"[^>]*>(.*?)</p>', re.S)
+
+
+def told(answer: str) -> list[str]:
+    """The words an answer has the page say besides the cards: the opening, the status line."""
+    return [html.unescape(m) for m in OPENING.findall(answer) + STATUS.findall(answer)]
+
+
+@pytest.mark.parametrize("lang", ["en", "vi"])
+async def test_the_pass_received_and_the_hand_over_are_told_once(new_client, lang):
+    tr = translator(lang)
+    player = new_client(headers={"accept-language": lang})
+    url = await open_table(player)
+    await player.post(f"{url}/start", data={"seconds": "none"}, headers=SAME_SITE)
+    api = f"/api/hearts/tables/{url.rsplit('/', 1)[1]}"
+    state = (await player.get(api)).json()
+
+    passed = await player.post(
+        f"{url}/pass", data={"cards": " ".join(state["hand"][:3]), "version": state["version"]},
+        headers=HTMX,
+    )
+    state = (await player.get(api)).json()
+    received = ", ".join(
+        card_name(c, lang) for c in sorted_hand(mask_of(map(parse_card, state["received"])))
+    )
+    everything = told(passed.text)
+    assert everything == [tr.gettext("You received %(cards)s.") % {"cards": received}]
+
+    while state["phase"] == "playing":
+        answer = await player.post(
+            f"{url}/play", data={"card": state["legal"][0], "version": state["version"]},
+            headers=HTMX,
+        )
+        assert answer.status_code == 200
+        everything += told(answer.text)
+        state = (await player.get(api)).json()
+    assert state["phase"] == "hand_over"
+    scores = state["hand_scores"][-1]
+    names = [tr.gettext("Bot (%(seat)s)") % {"seat": tr.gettext(s)}
+             for s in ("South", "West", "North", "East")]
+    names[0] = "An"
+    hand_over = (tr.gettext("Hand over.") + " "
+                 + ", ".join(f"{names[s]} {scores[s]:+d}" for s in range(4)) + ".")
+    # Told once each: the cards received, then (after the last card) the hand's result.
+    assert len(everything) == 2 and everything[1].startswith(hand_over), everything
+
+    # The next hand, asked for: its number and passing, then nothing of the hand before.
+    answer = await player.post(f"{url}/next-hand", data={"version": state["version"]},
+                               headers=HTMX)
+    words = told(answer.text)
+    assert len(words) == 1 and words[0].startswith(tr.gettext("Hand %(n)s") % {"n": 2}), words
