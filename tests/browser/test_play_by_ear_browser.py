@@ -9,11 +9,11 @@ the dialog and the settings added."""
 from __future__ import annotations
 
 import pytest
-from browser_kit import assert_no_axe_violations, card_name
+from browser_kit import assert_no_axe_violations, card_name, choose, open_table, sit
 from hearts_mirror import Mirror, pass_choice
 from playwright.sync_api import Page, expect
 
-from app.rules.cards import card_text, cards_in
+from app.rules.cards import card_text, cards_in, mask_of, parse_card
 from app.rules.heart_to_heart import new_game, rank_name
 from app.rules.heart_to_heart_solver import solve
 from app.rules.hearts import HUMAN, HeartsError
@@ -42,6 +42,14 @@ def focused_name(page: Page) -> str | None:
     return page.evaluate("document.activeElement?.getAttribute('aria-label')")
 
 
+def trick_words(tr, winner: str, points: int) -> str:
+    if not points:
+        return tr.gettext("%(seat)s took the trick.") % {"seat": winner}
+    return tr.ngettext("%(seat)s took the trick: %(num)d point.",
+                       "%(seat)s took the trick: %(num)d points.", points) % {
+        "seat": winner, "num": points}
+
+
 class Story:
     """What a screen reader must hear of a Hearts hand, built from the match's copy."""
 
@@ -58,12 +66,7 @@ class Story:
         return card_name(code, self.lang)
 
     def trick_words(self, trick) -> str:
-        tr, winner = self.tr, self.names[trick.winner]
-        if not trick.points:
-            return tr.gettext("%(seat)s took the trick.") % {"seat": winner}
-        return tr.ngettext("%(seat)s took the trick: %(num)d point.",
-                           "%(seat)s took the trick: %(num)d points.", trick.points) % {
-            "seat": winner, "num": trick.points}
+        return trick_words(self.tr, self.names[trick.winner], trick.points)
 
     def replay(self, opening: list[str], plays: list[tuple[int, str]], mirror: Mirror) -> None:
         """An answer's words: its opening, then (the first time cards are shown) how to skip
@@ -261,3 +264,109 @@ def test_a_whole_heart_to_heart_game_by_ear(new_page, axe, lang):
             # The focus stayed in the game: on the same control, or the nearest card.
             assert page.evaluate("document.activeElement !== document.body")
     expect(page.get_by_role("dialog", name=tr.gettext("You won!"))).to_be_visible()
+
+
+# -- a table with friends ------------------------------------------------------------------
+
+
+class TableStory:
+    """What a seated player's screen reader must hear of a table's hand, in their language,
+    from the table's state once the hand is over (the API, as that seat sees it)."""
+
+    def __init__(self, lang: str, seat: int, players: dict[int, str]) -> None:
+        self.tr = tr = translator(lang)
+        self.lang, self.seat = lang, seat
+        where = ("South", "West", "North", "East")
+        self.names = [players.get(s) or tr.gettext("Bot (%(seat)s)")
+                      % {"seat": tr.gettext(where[s])} for s in range(4)]
+
+    def lines(self, state: dict) -> list[str]:
+        tr, lang = self.tr, self.lang
+        received = ", ".join(card_name(card_text(c), lang)
+                             for c in sorted_hand(mask_of(map(parse_card, state["received"]))))
+        lines = [tr.gettext("You received %(cards)s.") % {"cards": received},
+                 tr.gettext("Click the table to see the bots’ cards at once.")]
+        broken = False
+        for trick in state["tricks"]:
+            for n, play in enumerate(trick["cards"]):
+                card = card_name(play["card"], lang)
+                if play["seat"] == self.seat:
+                    words = [tr.gettext("You played %(card)s.") % {"card": card}]
+                else:
+                    words = [tr.gettext("%(seat)s played %(card)s.")
+                             % {"seat": self.names[play["seat"]], "card": card}]
+                if play["card"].endswith("H") and not broken:
+                    broken = True
+                    words.append(tr.gettext("Hearts are broken."))
+                if n == 3:
+                    words.append(trick_words(tr, self.names[trick["winner"]], trick["points"]))
+                lines.append(" ".join(words))
+        scores = state["hand_scores"][-1]
+        order = [(self.seat + n) % 4 for n in range(4)]  # from the player's seat round
+        lines.append(tr.gettext("Hand over.") + " "
+                     + ", ".join(f"{self.names[s]} {scores[s]:+d}" for s in order) + ".")
+        return lines
+
+
+def test_a_table_by_ear_in_two_languages(new_page, axe):
+    """Two friends, one reading English and one Vietnamese, play a hand with two bots by
+    keyboard; each one's log tells, in order and once, in their language: the cards they
+    received, every card of every seat, every trick's winner, the hand's result."""
+    en, vi = new_page("desktop", "en"), new_page("desktop", "vi")
+    invite = open_table(en, "An")
+    sit(vi, invite, 2, "Lan")
+    expect(en.get_by_text("Lan")).not_to_have_count(0)
+    choose(en, "seconds", "none")
+    en.get_by_role("button", name="Start the match").click()
+    api = f"/api/hearts/tables/{invite.rsplit('/', 1)[1]}"
+    players = {en: ("en", 0), vi: ("vi", 2)}
+
+    def state_of(page: Page) -> dict:
+        return page.request.get(api).json()
+
+    def card(page: Page, code: str):
+        return page.get_by_role("button", name=card_name(code, players[page][0]), exact=True)
+
+    def moved_on(page: Page, version: int) -> None:
+        """The table has changed since ``version`` (the friends' move, the bots' answer)."""
+        page.wait_for_function(
+            "async ([url, version]) => (await (await fetch(url)).json()).version > version",
+            arg=[api, version], polling=100)
+
+    # The questions, from the header's Ask button as a touch screen reader reaches it: clean;
+    # the answer is the first line of the log.
+    asked_first = {}
+    for page, (lang, _) in players.items():
+        tr = translator(lang)
+        page.get_by_role("banner").get_by_role("button", name=tr.gettext("Ask")).click()
+        asked = page.get_by_role("dialog", name=tr.gettext("Ask about the game"))
+        expect(asked).to_be_visible()
+        assert_no_axe_violations(axe, page, f"the questions at a table ({lang})")
+        asked.get_by_role("button", name=tr.gettext("The scores")).click()
+        expect(asked).to_be_hidden()
+        expect(said(page)).to_have_count(1)
+        asked_first[page] = said(page).first.text_content()
+
+    for page in (en, vi):  # the last to pass gets the cards first, then so does the other
+        state = state_of(page)
+        for code in state["hand"][:3]:
+            expect(card(page, code)).to_be_enabled()
+            card(page, code).press("Enter")
+            expect(card(page, code)).to_have_attribute("aria-pressed", "true")
+        page.get_by_role("button", name=translator(players[page][0]).gettext("Pass left"),
+                         exact=True).press("Enter")
+        moved_on(page, state["version"])
+
+    while (state := state_of(en))["phase"] == "playing":
+        page = en if state["turn"] == 0 else vi
+        assert state["turn"] in (0, 2), "the bots play in the same change as the friends"
+        code = state_of(page)["legal"][0]
+        expect(card(page, code)).to_be_enabled()  # the page has caught up
+        card(page, code).press("Enter")
+        moved_on(page, state["version"])
+
+    for page, (lang, seat) in players.items():
+        story = TableStory(lang, seat, {0: "An", 2: "Lan"}).lines(state_of(page))
+        wait_for_story(page, [asked_first[page], *story])
+        assert len(story) == 2 + 52 + 1
+
