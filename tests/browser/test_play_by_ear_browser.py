@@ -9,7 +9,14 @@ the dialog and the settings added."""
 from __future__ import annotations
 
 import pytest
-from browser_kit import assert_no_axe_violations, card_name, choose, open_table, sit
+from browser_kit import (
+    assert_no_axe_violations,
+    card_name,
+    choose,
+    open_table,
+    screenshot,
+    sit,
+)
 from hearts_mirror import Mirror, pass_choice
 from playwright.sync_api import Page, expect
 
@@ -370,3 +377,58 @@ def test_a_table_by_ear_in_two_languages(new_page, axe):
         wait_for_story(page, [asked_first[page], *story])
         assert len(story) == 2 + 52 + 1
 
+
+
+# The screens the Ask button of a table must fit, the narrow landscape phone among them.
+ASK_SIZES = [(360, 640), (390, 844), (844, 390), (740, 360), (1280, 800)]
+
+# The header's parts that could crowd each other: each whole, none over another.
+HEADER_JS = """() => {
+  const out = [];
+  const header = document.querySelector("header");
+  const nav = header.querySelector("nav");
+  if (nav && nav.scrollWidth > nav.clientWidth + 1) out.push("the header's links are cut");
+  const parts = Array.from(header.querySelectorAll(":scope > :is(a, button, nav), .lang"))
+    .filter((el) => el.checkVisibility())
+    .map((el) => [el.className || el.localName, el.getBoundingClientRect()]);
+  for (const [name, r] of parts) {
+    if (r.left < -0.5 || r.right > innerWidth + 0.5) out.push(`${name} is off the screen`);
+  }
+  for (let i = 1; i < parts.length; i++) {
+    if (parts[i][1].left < parts[i - 1][1].right - 0.5) out.push(`${parts[i][0]} overlaps`);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "vi"])
+def test_a_tables_ask_button_fits_every_screen(new_page, axe, lang):
+    from test_tables_browser import SIDEWAYS_JS
+
+    tr = translator(lang)
+    page = new_page("phone", lang)
+    open_table(page, "An")
+    choose(page, "seconds", "none")
+    page.get_by_role("button", name=tr.gettext("Start the match")).click()
+    ask = page.get_by_role("banner").get_by_role("button", name=tr.gettext("Ask"))
+    expect(ask).to_be_visible()
+    for width, height in ASK_SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_function("() => document.fonts.status === 'loaded'")
+        where = f"{width}x{height} ({lang})"
+        assert page.evaluate(SIDEWAYS_JS) == [], where
+        assert page.evaluate(HEADER_JS) == [], where
+        box = ask.bounding_box()
+        assert box and box["width"] >= 44 and box["height"] >= 44, where  # a thumb's target
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, where
+        assert ask.evaluate("b => b.scrollWidth <= b.clientWidth"), where  # "?" inside it
+        screenshot(page, f"tables/ask-{lang}-{width}x{height}.png")
+    # A tap opens the questions (the page at the phone's size again).
+    page.set_viewport_size({"width": 360, "height": 640})
+    ask.tap()
+    dialog = page.get_by_role("dialog", name=tr.gettext("Ask about the game"))
+    expect(dialog).to_be_visible()
+    screenshot(page, f"tables/ask-dialog-{lang}-360x640.png")
+    assert_no_axe_violations(axe, page, f"the questions at a table on a phone ({lang})")
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
