@@ -8,6 +8,8 @@ the dialog and the settings added."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from browser_kit import (
     assert_no_axe_violations,
@@ -60,8 +62,9 @@ def trick_words(tr, winner: str, points: int) -> str:
 class Story:
     """What a screen reader must hear of a Hearts hand, built from the match's copy."""
 
-    def __init__(self, lang: str) -> None:
+    def __init__(self, lang: str, fewer: bool = False) -> None:
         self.tr = translator(lang)
+        self.fewer = fewer  # the player's own cards are left out
         self.lang = lang
         self.names = seat_names(self.tr)
         self.cards = 0  # played this hand
@@ -85,7 +88,8 @@ class Story:
             self.lines.append(tr.gettext("Click the table to see the bots’ cards at once."))
         for seat, code in plays:
             if seat == HUMAN:
-                words = [tr.gettext("You played %(card)s.") % {"card": self.card(code)}]
+                words = [] if self.fewer else [
+                    tr.gettext("You played %(card)s.") % {"card": self.card(code)}]
             else:
                 words = [tr.gettext("%(seat)s played %(card)s.")
                          % {"seat": self.names[seat], "card": self.card(code)}]
@@ -95,7 +99,8 @@ class Story:
             self.cards += 1
             if self.cards % 4 == 0:
                 words.append(self.trick_words(mirror.view.tricks[self.cards // 4 - 1]))
-            self.lines.append(" ".join(words))
+            if words:
+                self.lines.append(" ".join(words))
 
 
 @pytest.mark.parametrize("lang", ["en", "vi"])
@@ -175,33 +180,44 @@ def test_a_whole_hearts_hand_by_ear(new_page, axe, lang):
     expect(dialog).to_be_visible()
 
 
+def choose_fewer_announcements(page: Page, lang: str) -> None:
+    page.goto("/settings")
+    tr = translator(lang)
+    page.get_by_role("radio", name=tr.gettext(
+        "Fewer: what the others do and the results, not your own cards")).check()
+    expect(said(page).last).to_have_text(tr.gettext("Saved"))
+
+
 def test_fewer_announcements_leave_out_the_players_own_cards(new_page):
     page = new_page("desktop", "en")
-    page.goto("/settings")
-    page.get_by_role("radio", name="Fewer", exact=False).check()
-    expect(said(page).last).to_have_text("Saved")
+    choose_fewer_announcements(page, "en")
     page.goto(f"/hearts/deal/{HEARTS_DEAL}")
     mirror = Mirror(HEARTS_DEAL)
+    story = Story("en", fewer=True)
     chosen = pass_choice(mirror.match)
     for code in chosen:
         page.get_by_role("button", name=card_name(code, "en"), exact=True).press("Enter")
     page.get_by_role("button", name="Pass left", exact=True).press("Enter")
     mirror.pass_cards(chosen)
+    view = mirror.view
+    received = ", ".join(card_name(card_text(c), "en") for c in sorted_hand(view.received))
+    story.replay([f"You received {received}."], [(p.seat, card_text(p.card)) for p in view.trick],
+                 mirror)
+    wait_for_story(page, story.lines)
     # A card that cannot be played: why, said at once (assertive), not queued behind the rest.
     dimmed = page.get_by_role("button", name=card_name(mirror.dimmed()[0], "en"), exact=True)
     expect(dimmed).to_be_disabled()  # aria-disabled: the pass's answer is in
     dimmed.press("Enter")
     expect(page.get_by_role("alert")).to_have_text(refusal_text(
         HeartsError("follow_suit", ""), translator("en")))
-    code = mirror.legal()[0]
-    page.get_by_role("button", name=card_name(code, "en"), exact=True).press("Enter")
-    plays = mirror.play(code)
-    last_code = plays[-1][1]
-    expect(said(page).last).to_contain_text(card_name(last_code, "en"))
-    lines = said(page).all_text_contents()
-    assert not any(line.startswith("You played") for line in lines), lines
-    assert any(line.startswith("West played") or line.startswith("North played")
-               or line.startswith("East played") for line in lines), lines
+    # Two tricks: the player's own cards are not said, the trick a card of theirs ends is.
+    while story.cards < 12:
+        code = mirror.legal()[0]
+        page.get_by_role("button", name=card_name(code, "en"), exact=True).press("Enter")
+        story.replay([], mirror.play(code), mirror)
+        wait_for_story(page, story.lines)
+    assert not any(line.startswith("You played") for line in story.lines)
+    assert sum("took the trick" in line for line in story.lines) == 3
 
 
 @pytest.mark.parametrize("lang", ["en", "vi"])
@@ -432,3 +448,50 @@ def test_a_tables_ask_button_fits_every_screen(new_page, axe, lang):
     assert_no_axe_violations(axe, page, f"the questions at a table on a phone ({lang})")
     page.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
+
+
+@pytest.mark.parametrize("level", ["more", "fewer"])
+def test_heart_to_heart_at_each_level_of_announcements(new_page, level):
+    """More: every tap is said. Fewer: the card the player chooses or lets go is not (its
+    button says it is pressed), and the rest is: pairs, the stock's cards, the redeal."""
+    page = new_page("desktop", "vi")
+    tr = translator("vi")
+    if level == "fewer":
+        choose_fewer_announcements(page, "vi")
+    page.goto(f"/heart-to-heart/deal/{H2H_DEAL}")
+    game = new_game(H2H_DEAL)
+    heart = page.get_by_role("group", name=tr.gettext("The heart"))
+    story: list[str] = []
+    kinds = set()
+    for target in solve(game.copy())[:24]:
+        if target == "stock":
+            button = page.get_by_role("button", name=re.compile(
+                "^" + re.escape(tr.ngettext("Stock, %(num)d card", "Stock, %(num)d cards",
+                                            game.stock_count) % {"num": game.stock_count})))
+        elif target == "waste":
+            button = page.get_by_role("button", name=tr.gettext("Waste: %(card)s")
+                                      % {"card": heart_name(rank_name(game.waste_top), "vi")})
+        else:
+            left = [pos for pos in range(25) if not game.removed_mask >> pos & 1]
+            button = heart.get_by_role("button").nth(left.index(target))
+        score = game.score
+        rank = rank_name(game.rank_at(target) if isinstance(target, int) else game.waste_top or 1)
+        result = game.tap(target)
+        kinds.add(result.kind)
+        button.press("Enter")
+        if result.kind == "select":
+            if level == "more":
+                story.append(tr.gettext("%(card)s selected") % {"card": heart_name(rank, "vi")})
+            else:  # nothing said: the card says it is pressed
+                expect(button).to_have_attribute("aria-pressed", "true")
+        elif result.kind == "pair":
+            story.append(tr.gettext("Pair of %(rank)ss removed, +%(points)d")
+                         % {"rank": rank_word(rank, "vi"), "points": game.score - score})
+        elif result.kind == "draw":
+            story.append(tr.gettext("Turned over %(card)s")
+                         % {"card": heart_name(rank_name(game.waste_top), "vi")})
+        else:
+            assert result.kind == "redeal", result.kind
+            story.append(tr.gettext("The waste is the stock again"))
+        wait_for_story(page, story)
+    assert {"select", "pair", "draw"} <= kinds

@@ -94,7 +94,7 @@ def element_at(text: str, start: int) -> str:
 PIECE = re.compile(r'<(\w+)\b[^>]*\bid="([\w-]+)"[^>]*\bhx-swap-oob="(\w+)"[^>]*>')
 STEP = re.compile(
     r'<p data-card="(\w+)" data-seat="(\d)"(?: data-ends="(\d)")?'
-    r' data-say="[^"]*"(?: data-detail)?>([^<]*)</p>'
+    r' data-say="[^"]*"(?: data-brief="[^"]*")?>([^<]*)</p>'
 )
 SLOT = re.compile(r'<div class="ht-slot" data-slot="\d">')
 

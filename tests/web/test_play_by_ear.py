@@ -66,6 +66,13 @@ def test_each_card_is_said_with_hearts_broken_once_and_each_trick_winner():
     assert [step.winner for step in steps if step.winner is not None] == [
         trick.winner for trick in end.tricks]
     assert all(step.mine == (step.played.seat == HUMAN) for step in steps)
+    # Fewer announcements: the player's own card is left out of its line, not the rest of it
+    # (hearts broken, the trick's winner).
+    mine = [step for step in steps if step.mine]
+    assert all(step.brief == step.words.split(". ", 1)[1] if ". " in step.words
+               else step.brief == "" for step in mine)
+    assert any("took the trick" in step.brief for step in mine)
+    assert all(step.brief == "" for step in steps if not step.mine)
 
 
 def test_heart_to_heart_answers_name_the_free_cards_and_the_piles():

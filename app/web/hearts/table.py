@@ -72,13 +72,15 @@ class LastTrick:
 class Step:
     """One card played by an action; ``winner``/``points`` are set when it ends a trick.
     ``words``: what the page says as the card lands (the card, hearts broken, the trick);
-    ``mine``: the player's own card."""
+    ``mine``: the player's own card; ``brief``: the words without it, for a player who chose
+    fewer announcements."""
 
     played: TablePlay
     winner: int | None = None
     points: int = 0
     words: str = ""
     mine: bool = False
+    brief: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,7 +360,8 @@ def steps_of(
             trick = after.tricks[k // 4]
             winner, points = trick.winner, trick.points
             words.append(trick_line(winner, points, names, tr))
-        steps.append(Step(played, winner, points, " ".join(words), mine))
+        steps.append(Step(played, winner, points, " ".join(words), mine,
+                          " ".join(words[1:]) if mine else ""))
     return steps
 
 
