@@ -18,6 +18,7 @@ from browser_kit import (
     open_table,
     screenshot,
     sit,
+    wait_idle,
 )
 from hearts_mirror import Mirror, pass_choice
 from playwright.sync_api import Page, expect
@@ -331,10 +332,22 @@ class TableStory:
         return lines
 
 
+# The page hidden (false) or shown (true), as the browser tells it when the phone is put away;
+# hidden, the cards still being shown first land at once (as a tap on the table does), and the
+# number of lines said then is returned.
+SHOWN_JS = """(shown) => {
+  if (!shown) window.Cardroom.table.skip();
+  Object.defineProperty(document, "hidden", { configurable: true, get: () => !shown });
+  document.dispatchEvent(new Event("visibilitychange"));
+  return document.querySelectorAll("#announcements > p").length;
+}"""
+
+
 def test_a_table_by_ear_in_two_languages(new_page, axe):
     """Two friends, one reading English and one Vietnamese, play a hand with two bots by
     keyboard; each one's log tells, in order and once, in their language: the cards they
-    received, every card of every seat, every trick's winner, the hand's result."""
+    received, every card of every seat, every trick's winner, the hand's result (one page
+    hidden and shown again mid-hand included)."""
     en, vi = new_page("desktop", "en"), new_page("desktop", "vi")
     invite = open_table(en, "An")
     sit(vi, invite, 2, "Lan")
@@ -380,13 +393,25 @@ def test_a_table_by_ear_in_two_languages(new_page, axe):
                          exact=True).press("Enter")
         moved_on(page, state["version"])
 
+    resumed = False
     while (state := state_of(en))["phase"] == "playing":
         page = en if state["turn"] == 0 else vi
         assert state["turn"] in (0, 2), "the bots play in the same change as the friends"
         code = state_of(page)["legal"][0]
         expect(card(page, code)).to_be_enabled()  # the page has caught up
+        # Once, mid-hand, the Vietnamese page is hidden while cards are played (its stream
+        # closes) and shown again: it catches up from the version it holds, nothing twice.
+        hide = not resumed and page is en and len(state["tricks"]) >= 3
+        if hide:
+            told_before = vi.evaluate(SHOWN_JS, False)
         card(page, code).press("Enter")
         moved_on(page, state["version"])
+        if hide:
+            wait_idle(en)
+            assert said(vi).count() == told_before  # its stream is closed: nothing came
+            vi.evaluate(SHOWN_JS, True)
+            resumed = True
+    assert resumed
 
     for page, (lang, seat) in players.items():
         story = TableStory(lang, seat, {0: "An", 2: "Lan"}).lines(state_of(page))
