@@ -29,7 +29,7 @@ from app.rules.heart_to_heart_solver import solve
 from app.rules.hearts import HUMAN, HeartsError
 from app.web.hearts.table import sorted_hand
 from app.web.hearts.texts import refusal_text, seat_names
-from app.web.i18n import heart_name, rank_word, translator
+from app.web.i18n import cards_in_words, heart_name, rank_word, translator
 
 pytestmark = pytest.mark.browser
 
@@ -129,7 +129,7 @@ def test_a_whole_hearts_hand_by_ear(new_page, axe, lang):
     page.get_by_role("button", name=tr.gettext("Pass left"), exact=True).press("Enter")
     mirror.pass_cards(chosen)
     view = mirror.view
-    received = ", ".join(card_name(card_text(c), lang) for c in sorted_hand(view.received))
+    received = cards_in_words(sorted_hand(view.received), tr)
     first = [(p.seat, card_text(p.card)) for p in view.trick]
     story.replay([tr.gettext("You received %(cards)s.") % {"cards": received}], first, mirror)
     wait_for_story(page, story.lines)
@@ -201,7 +201,7 @@ def test_fewer_announcements_leave_out_the_players_own_cards(new_page):
     page.get_by_role("button", name="Pass left", exact=True).press("Enter")
     mirror.pass_cards(chosen)
     view = mirror.view
-    received = ", ".join(card_name(card_text(c), "en") for c in sorted_hand(view.received))
+    received = cards_in_words(sorted_hand(view.received), translator("en"))
     story.replay([f"You received {received}."], [(p.seat, card_text(p.card)) for p in view.trick],
                  mirror)
     wait_for_story(page, story.lines)
@@ -306,8 +306,7 @@ class TableStory:
 
     def lines(self, state: dict) -> list[str]:
         tr, lang = self.tr, self.lang
-        received = ", ".join(card_name(card_text(c), lang)
-                             for c in sorted_hand(mask_of(map(parse_card, state["received"]))))
+        received = cards_in_words(sorted_hand(mask_of(map(parse_card, state["received"]))), tr)
         lines = [tr.gettext("You received %(cards)s.") % {"cards": received},
                  tr.gettext("Click the table to see the bots’ cards at once.")]
         broken = False

@@ -12,7 +12,7 @@ from test_tables_pages import SAME_SITE, open_table
 
 from app.rules.cards import mask_of, parse_card
 from app.web.hearts.table import sorted_hand
-from app.web.i18n import card_name, translator
+from app.web.i18n import cards_in_words, translator
 
 HTMX = {**SAME_SITE, "hx-request": "true"}
 OPENING = re.compile(r'<template id="ht-trick"[^>]*?data-say="([^"]*)"')
@@ -38,9 +38,7 @@ async def test_the_pass_received_and_the_hand_over_are_told_once(new_client, lan
         headers=HTMX,
     )
     state = (await player.get(api)).json()
-    received = ", ".join(
-        card_name(c, lang) for c in sorted_hand(mask_of(map(parse_card, state["received"])))
-    )
+    received = cards_in_words(sorted_hand(mask_of(map(parse_card, state["received"]))), tr)
     everything = told(passed.text)
     assert everything == [tr.gettext("You received %(cards)s.") % {"cards": received}]
 

@@ -24,7 +24,13 @@ from app.rules.hearts import HUMAN, SEED_RULES, HeartsView, PlayedCard
 from app.web.hearts.review import Decision
 from app.web.hearts.service import Seen, moon_of
 from app.web.hearts.texts import refusal_text, rules_summary, seat_names
-from app.web.i18n import SUIT_SYMBOLS, Translator, cards_by_suit, format_number
+from app.web.i18n import (
+    SUIT_SYMBOLS,
+    Translator,
+    cards_by_suit,
+    cards_in_words,
+    format_number,
+)
 from app.web.pieces import Piece, Pieces, changed, render, render_once
 
 TEMPLATE = "hearts/_pieces.html"
@@ -381,10 +387,10 @@ def opening_words(before: HeartsView, after: HeartsView, tr: Translator) -> str:
         return f"{hand}. {passing_labels(after.pass_direction, tr)[0]}."
     taken_back = after.hand & ~before.hand if before.phase == after.phase == "playing" else 0
     if taken_back:
-        back = ", ".join(tr.card_name(c) for c in sorted_hand(taken_back))
+        back = cards_in_words(sorted_hand(taken_back), tr)
         return tr.gettext("Undone: %(cards)s back in your hand.") % {"cards": back}
     if before.phase == "passing" and after.received:
-        received = ", ".join(tr.card_name(c) for c in sorted_hand(after.received))
+        received = cards_in_words(sorted_hand(after.received), tr)
         return tr.gettext("You received %(cards)s.") % {"cards": received}
     return ""
 
