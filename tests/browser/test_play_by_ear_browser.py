@@ -303,6 +303,7 @@ class TableStory:
         where = ("South", "West", "North", "East")
         self.names = [players.get(s) or tr.gettext("Bot (%(seat)s)")
                       % {"seat": tr.gettext(where[s])} for s in range(4)]
+        self.names[seat] = tr.gettext("You")  # to themselves, as in the solo game
 
     def lines(self, state: dict) -> list[str]:
         tr, lang = self.tr, self.lang

@@ -54,7 +54,7 @@ async def test_the_pass_received_and_the_hand_over_are_told_once(new_client, lan
     scores = state["hand_scores"][-1]
     names = [tr.gettext("Bot (%(seat)s)") % {"seat": tr.gettext(s)}
              for s in ("South", "West", "North", "East")]
-    names[0] = "An"
+    names[0] = tr.gettext("You")  # to themselves, as in the solo game
     hand_over = (tr.gettext("Hand over.") + " "
                  + ", ".join(f"{names[s]} {scores[s]:+d}" for s in range(4)) + ".")
     # Told once each: the cards received, then (after the last card) the hand's result.

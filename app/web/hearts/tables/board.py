@@ -77,6 +77,13 @@ def names_from(table: Table, shift: int, tr: Translator) -> tuple[str, str, str,
     return a, b, c, d
 
 
+def spoken_names(table: Table, seat: int | None, tr: Translator) -> tuple[str, str, str, str]:
+    """The seats' names in what the page says: a seated player is "you" to themselves, as in
+    the solo game (the badges show their name)."""
+    names = names_from(table, seat or 0, tr)
+    return names if seat is None else (tr.gettext("You"), *names[1:])
+
+
 def board_pieces(table: Table, seat: int | None, urls: Urls, tr: Translator) -> Pieces:
     view = seat_view(table, seat)
     assert view is not None
@@ -106,7 +113,8 @@ def steps_since(table: Table, seat: int | None, after: int, tr: Translator) -> l
     # The table as the page last saw it in this hand: only its counts of cards matter here.
     trick = tuple(played[done - done % 4 : done])
     before = replace(view, tricks=view.tricks[: done // 4], trick=trick)
-    return steps_of(before, view, plays, tr, names_from(table, shift, tr), seated=seat is not None)
+    return steps_of(before, view, plays, tr, spoken_names(table, seat, tr),
+                    seated=seat is not None)
 
 
 # Phases in which a hand's cards are being played (or its moon chosen): its end is news.
@@ -127,7 +135,7 @@ def told_since(table: Table, seat: int | None, after: int, tr: Translator) -> tu
     view_now = seat_view(table, seat)
     assert view_now is not None
     shift = seat or 0
-    view, names = turned(view_now, shift), names_from(table, shift, tr)
+    view, names = turned(view_now, shift), spoken_names(table, seat, tr)
     before: list[str] = []
     if was_hand != view.hand_number:
         if was_phase in _UNDER_WAY and len(view.hand_scores) >= was_hand:
