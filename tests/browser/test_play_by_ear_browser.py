@@ -393,7 +393,7 @@ def test_a_table_by_ear_in_two_languages(new_page, axe):
                          exact=True).press("Enter")
         moved_on(page, state["version"])
 
-    resumed = False
+    resumed = doubled = False
     while (state := state_of(en))["phase"] == "playing":
         page = en if state["turn"] == 0 else vi
         assert state["turn"] in (0, 2), "the bots play in the same change as the friends"
@@ -405,9 +405,13 @@ def test_a_table_by_ear_in_two_languages(new_page, axe):
         if hide:
             told_before = vi.evaluate(SHOWN_JS, False)
         card(page, code).press("Enter")
+        if not doubled and page is en:
+            # A double tap (Enter twice at once): nothing is said twice (the story below).
+            en.keyboard.press("Enter")
+            doubled = True
         moved_on(page, state["version"])
+        wait_idle(page)
         if hide:
-            wait_idle(en)
             assert said(vi).count() == told_before  # its stream is closed: nothing came
             vi.evaluate(SHOWN_JS, True)
             resumed = True
