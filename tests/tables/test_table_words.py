@@ -65,3 +65,42 @@ async def test_the_pass_received_and_the_hand_over_are_told_once(new_client, lan
                                headers=HTMX)
     words = told(answer.text)
     assert len(words) == 1 and words[0].startswith(tr.gettext("Hand %(n)s") % {"n": 2}), words
+
+
+async def test_a_whole_match_tells_each_hand_and_the_match_once(new_client):
+    """A match to 50 (the tournament preset) at a table: each hand's number and passing, the
+    cards received when there was a pass, the hand's result, and at the end the match's."""
+    tr = translator("en")
+    player = new_client(headers={"accept-language": "en"})
+    url = await open_table(player)
+    await player.post(f"{url}/start", data={"seconds": "none", "rules": "tournament"},
+                      headers=SAME_SITE)
+    api = f"/api/hearts/tables/{url.rsplit('/', 1)[1]}"
+    everything: list[str] = []
+    state = (await player.get(api)).json()
+    while state["phase"] != "match_over":
+        if state["phase"] == "passing":
+            move = ("pass", {"cards": " ".join(state["hand"][:3])})
+        elif state["phase"] == "playing":
+            move = ("play", {"card": state["legal"][0]})
+        else:
+            assert state["phase"] == "hand_over"
+            move = ("next-hand", {})
+        answer = await player.post(f"{url}/{move[0]}", data={**move[1],
+                                   "version": state["version"]}, headers=HTMX)
+        assert answer.status_code == 200
+        everything += told(answer.text)
+        state = (await player.get(api)).json()
+    hands = state["hand_number"]
+    assert hands >= 2
+    hand_over = [line for line in everything if line.startswith(tr.gettext("Hand over."))]
+    assert len(hand_over) == hands
+    new_hands = [line for line in everything if line.startswith("Hand ")
+                 and not line.startswith("Hand over")]
+    assert [line.split(".")[0] for line in new_hands] == [f"Hand {n}" for n in range(2, hands + 1)]
+    passes = sum(1 for n in range(1, hands + 1) if n % 4 != 0)  # left, right, across, none
+    assert sum(line.count("You received") for line in everything) == passes
+    # The match's result comes with its last hand's, the player's own first.
+    last = hand_over[-1]
+    assert any(result in last for result in (
+        tr.gettext("You win the match!"), tr.gettext("You share first place."), "Your place:"))
