@@ -8,6 +8,7 @@ Message ids are the English text, so an English msgstr may stay empty.
 from __future__ import annotations
 
 import gettext
+import itertools
 from contextvars import ContextVar
 from functools import cache
 from io import BytesIO
@@ -103,6 +104,27 @@ def cards_by_suit(cards: list[int], suits: str, tr: Translator) -> str:
                 "ranks": ", ".join(tr.gettext(_RANK_WORDS.get(r, r)) for r in ranks),
             })
     return "; ".join(groups)
+
+
+def cards_in_words(cards: list[int], tr: Translator) -> str:
+    """Cards in a sentence, in the order given, as players say them: the cards of one suit
+    next to each other share its word. "3 of clubs, Queen and Ace of spades" /
+    "3 chuồn, Q, Át bích"."""
+    def word(c: int) -> str:
+        rank = RANKS[rank_of(c)]
+        return tr.gettext(_RANK_WORDS.get(rank, rank))
+
+    parts = []
+    for _, same_suit in itertools.groupby(cards, key=suit_of):
+        *ranks, last = same_suit
+        if not ranks:
+            parts.append(tr.card_name(last))
+            continue
+        parts.append(tr.gettext("%(ranks)s and %(last)s of %(suit)s") % {
+            "ranks": ", ".join(map(word, ranks)), "last": word(last),
+            "suit": tr.gettext(_SUIT_WORDS[SUITS[suit_of(last)]]),
+        })
+    return ", ".join(parts)
 
 
 @cache

@@ -97,11 +97,13 @@ def render_all(template: str, pieces: Iterable[Piece], lang: str) -> Markup:
     return Markup("".join(render(template, piece, lang, oob=True) for piece in pieces))
 
 
-def status(message: str | None) -> Markup:
-    """The status line's new text (the live region itself stays, so it is announced)."""
+def status(message: str | None, *, detail: bool = False) -> Markup:
+    """The status line's new text, said by the page (static/js/announce.js); ``detail``: the
+    player's own doing, which "fewer announcements" leaves out (the line still shows it)."""
     if not message:
         return Markup("")
-    return render(SHARED_TEMPLATE, Piece.of("status", message=message), "en", oob=True)
+    return render(SHARED_TEMPLATE, Piece.of("status", message=message, detail=detail), "en",
+                  oob=True)
 
 
 def answer(body: Markup, status_code: int = 200) -> HTMLResponse:

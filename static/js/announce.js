@@ -12,7 +12,8 @@
   document.addEventListener("htmx:afterSwap", () => { refused = false; });
   window.Cardroom.pieces.on("status", {
     after(el) {
-      window.Cardroom.say(el.textContent.trim(), { urgent: refused });
+      const detail = el.querySelector("[data-detail]") !== null; // app/web/pieces.py, status
+      window.Cardroom.say(el.textContent.trim(), { urgent: refused, detail });
     },
   });
 })();

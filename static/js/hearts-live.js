@@ -150,10 +150,19 @@
     latest = null;
     const from = held();
     if (version <= from) return;
+    if (after !== from) {
+      resume();
+      return;
+    }
     pieces.take(board);
-    // The cards since an older version than the page's: some are on its table already, so the
-    // table is shown as it ends.
-    if (after !== from) window.Cardroom.table.skip();
+  }
+
+  // The stream's news starts from another version than the page holds (its own answer took it
+  // further): some of the cards and words are the page's already. The stream opens again from
+  // the page's version, so each is said once.
+  function resume() {
+    close();
+    open();
   }
   document.addEventListener("cardroom:idle", drawLatest);
 

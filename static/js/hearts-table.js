@@ -179,7 +179,8 @@
   }
 
   // Each card is said as it lands (a skipped replay says the rest at once: nothing is lost).
-  const tell = (step) => window.Cardroom.say(step.dataset.say, { detail: "detail" in step.dataset });
+  // The player's own card is left out of "fewer announcements" (data-brief: the rest of its line).
+  const tell = (step) => window.Cardroom.say(step.dataset.say, { brief: step.dataset.brief });
 
   async function run(trick, steps) {
     // The table after the last card, built at once: shown when the replay is cut short.

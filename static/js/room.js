@@ -7,14 +7,18 @@
   // the eye; it is not a live region itself, so nothing is said twice. What must interrupt (a
   // refusal and why) goes to #alert (assertive) instead. The log keeps the last lines, so a
   // screen reader can read back what happened.
-  //   say(text, {urgent, detail})   detail: the player's own doings, left out when they chose
-  //                                  fewer announcements (<body data-announce="fewer">).
+  //   say(text, {urgent, detail, brief})   detail: the player's own doings, left out when they
+  //     chose fewer announcements (<body data-announce="fewer">); brief: what is said instead
+  //     then (a line that also tells another's doing keeps that part). #status shows the text.
   const KEPT = 400;
-  const say = (text, { urgent = false, detail = false } = {}) => {
+  const say = (text, { urgent = false, detail = false, brief } = {}) => {
     if (!text) return;
     const status = document.getElementById("status");
     if (status && status.textContent !== text) status.textContent = text;
-    if (detail && document.body.dataset.announce === "fewer") return;
+    if (document.body.dataset.announce === "fewer") {
+      if (detail || brief === "") return;
+      if (brief !== undefined) text = brief;
+    }
     const log = document.getElementById(urgent ? "alert" : "announcements");
     if (!log) return;
     if (urgent) {

@@ -152,7 +152,9 @@ def apply_help(board: dict[str, str]) -> dict[str, str]:
 
 
 def status_text(answer: str) -> str:
-    found = re.search(r'<p id="status" hx-swap-oob="innerHTML">([^<]*)</p>', answer)
+    # (A selection's line is marked as the player's own doing: app/web/pieces.py, status.)
+    found = re.search(
+        r'<p id="status" hx-swap-oob="innerHTML">(?:<span data-detail>)?([^<]*)<', answer)
     return found.group(1) if found else ""
 
 

@@ -19,9 +19,9 @@ from fastapi import FastAPI
 from app.rules.cards import card_text, cards_in, parse_card
 from app.rules.hearts import HUMAN, HeartsMatch, IllegalPlay
 from app.web.hearts.service import Seen
-from app.web.hearts.table import Urls, table_pieces
+from app.web.hearts.table import Urls, sorted_hand, table_pieces
 from app.web.hearts.texts import refusal_text
-from app.web.i18n import card_name, translator
+from app.web.i18n import card_name, cards_in_words, translator
 from app.web.session import COOKIE_NAME, SessionMiddleware
 
 HX = {"hx-request": "true"}
@@ -94,7 +94,7 @@ def element_at(text: str, start: int) -> str:
 PIECE = re.compile(r'<(\w+)\b[^>]*\bid="([\w-]+)"[^>]*\bhx-swap-oob="(\w+)"[^>]*>')
 STEP = re.compile(
     r'<p data-card="(\w+)" data-seat="(\d)"(?: data-ends="(\d)")?'
-    r' data-say="[^"]*"(?: data-detail)?>([^<]*)</p>'
+    r' data-say="[^"]*"(?: data-brief="[^"]*")?>([^<]*)</p>'
 )
 SLOT = re.compile(r'<div class="ht-slot" data-slot="\d">')
 
@@ -470,8 +470,7 @@ async def test_the_pass_answer_names_the_received_cards_only(
     said = re.search(r'(?:<p id="status"[^>]*>|<template[^>]* data-say=")You received (.*?)\.',
                      response.text)
     received = said.group(1)
-    names = sorted(card_name(c, "en") for c in cards_in(view.received))
-    assert sorted(received.split(", ")) == names
+    assert received == cards_in_words(sorted_hand(view.received), translator("en"))
     # The passed cards are in a bot's hand now: named only once played.
     played = {p.card for p in view.trick}
     for c in cards_in(view.passed):

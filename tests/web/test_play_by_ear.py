@@ -14,7 +14,7 @@ from app.rules.hearts import HUMAN, HeartsMatch, PlayedCard
 from app.web.heart_to_heart.board import answers as h2h_answers
 from app.web.hearts.table import answers, opening_words, steps_of
 from app.web.hearts.texts import seat_names
-from app.web.i18n import cards_by_suit, translator
+from app.web.i18n import cards_by_suit, cards_in_words, translator
 
 
 def test_cards_by_suit_say_each_suit_once_in_each_languages_order():
@@ -66,6 +66,22 @@ def test_each_card_is_said_with_hearts_broken_once_and_each_trick_winner():
     assert [step.winner for step in steps if step.winner is not None] == [
         trick.winner for trick in end.tricks]
     assert all(step.mine == (step.played.seat == HUMAN) for step in steps)
+    # Fewer announcements: the player's own card is left out of its line, not the rest of it
+    # (hearts broken, the trick's winner).
+    mine = [step for step in steps if step.mine]
+    assert all(step.brief == step.words.split(". ", 1)[1] if ". " in step.words
+               else step.brief == "" for step in mine)
+    assert any("took the trick" in step.brief for step in mine)
+    assert all(step.brief == "" for step in steps if not step.mine)
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", "3 of clubs, 2, Queen and Ace of spades, 10 of hearts"),
+    ("vi", "3 chuồn, 2, Q, Át bích, 10 cơ"),  # the glossary's card rule
+])
+def test_cards_in_a_sentence_share_their_suits_word(lang, words):
+    cards = [parse_card(c) for c in ("3C", "2S", "QS", "AS", "10H")]
+    assert cards_in_words(cards, translator(lang)) == words
 
 
 def test_heart_to_heart_answers_name_the_free_cards_and_the_piles():

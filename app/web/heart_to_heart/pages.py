@@ -77,6 +77,12 @@ def name_at(game: HeartToHeartGame, target: Target | None, lang: str) -> str:
     return heart_name(rank_name(rank_of(game, target)), lang)
 
 
+# Taps that only choose or let go of a card: the player knows them (the card says it is
+# pressed), so "fewer announcements" leaves their lines out; pairs, the stock's cards, the
+# end of the game and every refusal are always said.
+OWN_SELECTION = frozenset({"select", "reselect", "deselect"})
+
+
 def undo_message(turn: service.HeartToHeartTurn, options: Options, lang: str) -> str:
     return translator(lang).gettext("Move taken back")
 
@@ -214,9 +220,11 @@ async def page_action(
         return board_conflict(request, refused.current, options, lang,
                               undo_refusal(refused.error, lang))
     text = message(turn, options, lang) if turn.after is not turn.before else None
+    detail = turn.result.kind in OWN_SELECTION
     return action_answer(
         request, to_game_url(),
-        lambda: action_changes(turn.before, turn.after, url, options, lang) + status(text),
+        lambda: action_changes(turn.before, turn.after, url, options, lang)
+        + status(text, detail=detail),
     )
 
 

@@ -24,7 +24,13 @@ from app.rules.hearts import HUMAN, SEED_RULES, HeartsView, PlayedCard
 from app.web.hearts.review import Decision
 from app.web.hearts.service import Seen, moon_of
 from app.web.hearts.texts import refusal_text, rules_summary, seat_names
-from app.web.i18n import SUIT_SYMBOLS, Translator, cards_by_suit, format_number
+from app.web.i18n import (
+    SUIT_SYMBOLS,
+    Translator,
+    cards_by_suit,
+    cards_in_words,
+    format_number,
+)
 from app.web.pieces import Piece, Pieces, changed, render, render_once
 
 TEMPLATE = "hearts/_pieces.html"
@@ -72,13 +78,15 @@ class LastTrick:
 class Step:
     """One card played by an action; ``winner``/``points`` are set when it ends a trick.
     ``words``: what the page says as the card lands (the card, hearts broken, the trick);
-    ``mine``: the player's own card."""
+    ``mine``: the player's own card; ``brief``: the words without it, for a player who chose
+    fewer announcements."""
 
     played: TablePlay
     winner: int | None = None
     points: int = 0
     words: str = ""
     mine: bool = False
+    brief: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,7 +366,8 @@ def steps_of(
             trick = after.tricks[k // 4]
             winner, points = trick.winner, trick.points
             words.append(trick_line(winner, points, names, tr))
-        steps.append(Step(played, winner, points, " ".join(words), mine))
+        steps.append(Step(played, winner, points, " ".join(words), mine,
+                          " ".join(words[1:]) if mine else ""))
     return steps
 
 
@@ -378,10 +387,10 @@ def opening_words(before: HeartsView, after: HeartsView, tr: Translator) -> str:
         return f"{hand}. {passing_labels(after.pass_direction, tr)[0]}."
     taken_back = after.hand & ~before.hand if before.phase == after.phase == "playing" else 0
     if taken_back:
-        back = ", ".join(tr.card_name(c) for c in sorted_hand(taken_back))
+        back = cards_in_words(sorted_hand(taken_back), tr)
         return tr.gettext("Undone: %(cards)s back in your hand.") % {"cards": back}
     if before.phase == "passing" and after.received:
-        received = ", ".join(tr.card_name(c) for c in sorted_hand(after.received))
+        received = cards_in_words(sorted_hand(after.received), tr)
         return tr.gettext("You received %(cards)s.") % {"cards": received}
     return ""
 
@@ -395,15 +404,17 @@ def closing_words(
     hand_over = before.phase in ("playing", "moon") and after.phase in ("hand_over", "match_over")
     if not (hand_over and after.hand_scores):
         return ""
-    scores = after.hand_scores[-1]
-    parts = [
-        tr.gettext("Hand over.") + " " + ", ".join(f"{names[s]} {scores[s]:+d}" for s in range(4))
-        + "."
-    ]
+    parts = [hand_over_line(after.hand_scores[-1], names, tr)]
     end = end_of_hand(after, names, tr, results="")
     if end is not None:
         parts += [end.moon_line, end.headline, end.second_line]
     return " ".join(part for part in parts if part)
+
+
+def hand_over_line(scores: tuple[int, ...], names: tuple[str, ...], tr: Translator) -> str:
+    """A hand's points, seat by seat, as the page says them when it is over."""
+    points = ", ".join(f"{names[s]} {scores[s]:+d}" for s in range(4))
+    return f"{tr.gettext('Hand over.')} {points}."
 
 
 # -- answers --------------------------------------------------------------------------------

@@ -17,13 +17,23 @@ from markupsafe import Markup
 from app.rules.cards import card_text
 from app.rules.hearts import HeartsView, PlayedCard, Trick
 from app.web.hearts.service import Seen
-from app.web.hearts.table import TEMPLATE, Step, Urls, everything, steps_of, table_pieces
+from app.web.hearts.table import (
+    TEMPLATE,
+    Step,
+    Urls,
+    closing_words,
+    everything,
+    hand_over_line,
+    opening_words,
+    steps_of,
+    table_pieces,
+)
 from app.web.hearts.tables.service import Table
 from app.web.hearts.tables.streams import logged_since
 from app.web.hearts.tables.texts import seat_label
 from app.web.hearts.tables.views import TableView, seat_view
 from app.web.i18n import Translator, card_name
-from app.web.pieces import Piece, Pieces, changed, render_once
+from app.web.pieces import Piece, Pieces, changed, render_once, status
 
 TABLE_TEMPLATE = "hearts/_table_pieces.html"
 
@@ -67,6 +77,13 @@ def names_from(table: Table, shift: int, tr: Translator) -> tuple[str, str, str,
     return a, b, c, d
 
 
+def spoken_names(table: Table, seat: int | None, tr: Translator) -> tuple[str, str, str, str]:
+    """The seats' names in what the page says: a seated player is "you" to themselves, as in
+    the solo game (the badges show their name)."""
+    names = names_from(table, seat or 0, tr)
+    return names if seat is None else (tr.gettext("You"), *names[1:])
+
+
 def board_pieces(table: Table, seat: int | None, urls: Urls, tr: Translator) -> Pieces:
     view = seat_view(table, seat)
     assert view is not None
@@ -86,7 +103,7 @@ def steps_since(table: Table, seat: int | None, after: int, tr: Translator) -> l
     hand = table.match.hand_number
     plays = [
         PlayedCard((s - shift) % 4, card)
-        for _, number, cards in changes
+        for _, number, cards, *_ in changes
         if number == hand
         for s, card in cards
     ]
@@ -96,21 +113,66 @@ def steps_since(table: Table, seat: int | None, after: int, tr: Translator) -> l
     # The table as the page last saw it in this hand: only its counts of cards matter here.
     trick = tuple(played[done - done % 4 : done])
     before = replace(view, tricks=view.tricks[: done // 4], trick=trick)
-    return steps_of(before, view, plays, tr, names_from(table, shift, tr), seated=seat is not None)
+    return steps_of(before, view, plays, tr, spoken_names(table, seat, tr),
+                    seated=seat is not None)
+
+
+# Phases in which a hand's cards are being played (or its moon chosen): its end is news.
+_UNDER_WAY = ("playing", "moon")
+
+
+def told_since(table: Table, seat: int | None, after: int, tr: Translator) -> tuple[str, str]:
+    """What a page that holds version ``after`` has still to be told besides the cards, in its
+    player's words, as the solo page says it (app/web/hearts/table.py): what comes before the
+    cards (the end of a hand it did not see, a new hand and its passing, the cards received)
+    and what comes once they have landed (the hand's result, the match's). From the hand and
+    phase the table was in at ``after`` (its log) and the seat's view now; ("", "") when the
+    log does not reach back that far."""
+    changes = logged_since(table, after)
+    if not changes or len(changes[0]) < 4 or changes[0][3] is None:
+        return "", ""
+    was_hand, was_phase = changes[0][3]
+    view_now = seat_view(table, seat)
+    assert view_now is not None
+    shift = seat or 0
+    view, names = turned(view_now, shift), spoken_names(table, seat, tr)
+    before: list[str] = []
+    if was_hand != view.hand_number:
+        if was_phase in _UNDER_WAY and len(view.hand_scores) >= was_hand:
+            before.append(hand_over_line(view.hand_scores[was_hand - 1], names, tr))
+        before.append(opening_words(replace(view, hand_number=was_hand), view, tr))
+        was_phase = "passing"
+    if was_phase == "passing" and view.phase != "passing" and seat is not None:
+        before.append(opening_words(replace(view, phase="passing"), view, tr))
+    after_cards = ""
+    if was_hand == view.hand_number and was_phase in _UNDER_WAY:
+        if seat is not None:
+            after_cards = closing_words(replace(view, phase=was_phase), view, names, tr)
+        elif view.phase in ("hand_over", "match_over"):  # a watcher: no "you"
+            after_cards = hand_over_line(view.hand_scores[-1], names, tr)
+    return " ".join(filter(None, before)), after_cards
 
 
 def catch_up(
     table: Table, seat: int | None, after: int, urls: Urls, tr: Translator, lang: str
 ) -> Markup:
-    """Every piece as it is now, the cards played since ``after`` in place of the trick."""
+    """Every piece as it is now, the cards played since ``after`` in place of the trick, and
+    what else happened since in words: before the cards in the steps' opening, the rest in
+    the status line (said once the cards have landed), as the solo page does."""
     pieces = board_pieces(table, seat, urls, tr)
     steps = steps_since(table, seat, after, tr)
+    opening, closing = told_since(table, seat, after, tr)
     out = []
     if steps:
-        steps_piece = Piece.of("steps", steps=tuple(steps), names=pieces["ht-trick"].arg("names"))
+        steps_piece = Piece.of("steps", steps=tuple(steps), names=pieces["ht-trick"].arg("names"),
+                               opening=opening)
         out.append(render_once(TEMPLATE, steps_piece, lang, oob=True))
         pieces = {k: v for k, v in pieces.items() if k != "ht-trick"}
+    else:
+        closing = " ".join(filter(None, (opening, closing)))
     out.extend(everything(pieces, lang))
+    if closing:
+        out.append(status(closing))
     return Markup("\n").join(out)
 
 

@@ -113,7 +113,8 @@ class Table:
     match: HeartsMatch | None = None
     changed_at: float = 0.0  # when the table last changed: the turn limit counts from here
     started_at: float = 0.0  # when the match started: a seat's presence counts from here
-    log: list[list[Any]] = field(default_factory=list)  # [version, hand, [[seat, card], ...]]
+    # [version, hand, [[seat, card], ...], [hand, phase] before the change (None: no match)]
+    log: list[list[Any]] = field(default_factory=list)
     # [version, seat, reaction, when]
     reactions: list[list[Any]] = field(default_factory=list)
     # When the pages will have shown the cards of the last change that played any (pace.py).
@@ -328,6 +329,7 @@ async def change(
                 raise TableRefused(409, "stale_version", table)
             was_over = table.match is not None and table.match.phase == "match_over"
             started = table.match is None
+            was = None if table.match is None else [table.match.hand_number, table.match.phase]
             try:
                 plays = await THINKING.run(apply, table) if slow else apply(table)
             except (HeartsError, CardError) as error:
@@ -342,7 +344,7 @@ async def change(
             hand = 0 if table.match is None else table.match.hand_number
             table.log = [
                 *table.log[-(LOG_LENGTH - 1) :],
-                [table.version + 1, hand, [[p.seat, p.card] for p in plays]],
+                [table.version + 1, hand, [[p.seat, p.card] for p in plays], was],
             ]
             saved = await store.table_compare_and_set(table_id, table.version, table.to_json())
             if saved is None:

@@ -42,8 +42,9 @@ def held_version(last_event_id: str | None, table: Table) -> int | None:
 
 def logged_since(table: Table, after: int) -> list[list[Any]] | None:
     """The table's changes after version ``after``, oldest first, from its log
-    (``[version, hand, [[seat, card], ...]]`` each: every change is one version, so these are
-    all of them); None when the log no longer reaches back that far. Every instance reads the
+    (``[version, hand, [[seat, card], ...], was]`` each, ``was`` the hand and phase before the
+    change, absent in entries older than it: every change is one version, so these are all
+    of them); None when the log no longer reaches back that far. Every instance reads the
     same log from the store, so a stream resumes on any of them."""
     if after >= table.version:
         return []
@@ -62,7 +63,7 @@ def played_since(table: Table, after: int | None) -> list[dict[str, Any]] | None
         return None
     return [
         {"version": version, "hand": hand, "seat": seat, "card": card_text(card)}
-        for version, hand, plays in changes
+        for version, hand, plays, *_ in changes
         for seat, card in plays
     ]
 
