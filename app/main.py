@@ -51,6 +51,7 @@ ROUTERS = (
     install.router,
     api_docs.router,
     tables_api.router,
+    tables_api.watching,
 )
 
 
