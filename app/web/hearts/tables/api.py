@@ -133,15 +133,22 @@ async def answer(request: Request, visit: Visit, table: Table, status: int = 200
     clock = clock_of(request)
     presence = await clock.streams.presence(table.table_id)
     clock.note(table, presence)
-    view = table_view(table, visit.session_id, visit.clock(), presence)
+    view = table_view(seen_by(table, visit), visit.session_id, visit.clock(), presence)
     view.watch_code = code_of(request, table.table_id)
     return state_response(view, status)
+
+
+def seen_by(table: Table, visit: Visit) -> Table:
+    """The table as the caller sees it: a caller without a seat watches (watch.py)."""
+    if table.seat_of(visit.session_id) is None:
+        return watched(table, visit.clock())
+    return table
 
 
 async def refusal(request: Request, visit: Visit, refused: TableRefused) -> JSONResponse:
     table = refused.table
     presence = await clock_of(request).streams.presence(table.table_id)
-    view = table_view(table, visit.session_id, visit.clock(), presence)
+    view = table_view(seen_by(table, visit), visit.session_id, visit.clock(), presence)
     message = refused_text(refused, translator(visit.lang))
     body = {
         "error": {"code": refused.reason, "message": message},

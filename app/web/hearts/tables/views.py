@@ -7,12 +7,12 @@ the match is over.
 
 from __future__ import annotations
 
-from typing import Literal, cast
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from app.rules.cards import card_text, cards_in
-from app.rules.hearts import SEED_RULES, HeartsMatch, HeartsView, PlayedCard
+from app.rules.hearts import SEED_RULES, HeartsView, PlayedCard
 from app.web.api_models import (
     HT_DEAL_PATTERN,
     FinishedTrick,
@@ -104,9 +104,9 @@ def seat_view(table: Table, seat: int | None) -> HeartsView | None:
         return None
     if seat is not None:
         return match.view(seat)
-    if not isinstance(match, PublicMatch):
-        match = cast(HeartsMatch, PublicMatch(public_moment(match), match.rules, match.deal))
-    return match.view(0)
+    if isinstance(match, PublicMatch):
+        return match.public_view
+    return PublicMatch(public_moment(match), match.rules, match.deal).public_view
 
 
 def table_view(table: Table, session_id: str, now: float, presence: Presence) -> TableView:

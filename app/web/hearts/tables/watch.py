@@ -160,6 +160,11 @@ class PublicMatch:
             pass_choice=0, rules=rules,
         )
 
+    @property
+    def public_view(self) -> HeartsView:
+        """What every seat shows, with no seat's own: no hand, no pass chosen."""
+        return self._view
+
     def view(self, seat: int) -> HeartsView:
         """The public view; ``pass_chosen`` says whether ``seat`` has chosen (not what)."""
         return replace(self._view, pass_chosen=self._moment["chosen"][seat])
@@ -263,7 +268,8 @@ def next_shown_at(table: Table, now: float) -> float | None:
 def watched(table: Table, now: float) -> Table:
     """The table as a watcher sees it now: at the delayed version, its match the public
     moment only (:class:`PublicMatch`), its log and reactions up to then; without the turn
-    limit's countdown when delayed (it would be the present's)."""
+    limit's countdown and the card the turn limit played when delayed (they would be the
+    present's)."""
     at = shown(table, now)
     match = None
     if at.moment is not None and table.match is not None:
@@ -273,10 +279,15 @@ def watched(table: Table, now: float) -> Table:
     log = table.log
     if delayed:
         log = [[v, hand, plays] for v, _, hand, plays, *_ in table.watch_log if v <= at.version]
+    # A seat's notes of the cards its bot played are the player's, and would run ahead of a
+    # delayed table: a watcher gets none.
+    seats = [replace(s, played_away=[], autoplayed_card=None if delayed else s.autoplayed_card)
+             for s in table.seats]
     return replace(
         table,
         version=at.version,
         match=match,
+        seats=seats,
         log=log,
         reactions=[r for r in table.reactions if r[0] <= at.version],
         turn_seconds=None if delayed else table.turn_seconds,
