@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 from markupsafe import Markup
 
-from app.rules.cards import DECK_SIZE, SUITS, card_text, cards_in, rank_of, suit_of
+from app.rules.cards import DECK_SIZE, RANKS, SUITS, card_text, cards_in, rank_of, suit_of
 from app.rules.hearts import HUMAN, SEED_RULES, HeartsView, PlayedCard
 from app.web.hearts.review import Decision
 from app.web.hearts.service import Seen, moon_of
@@ -311,6 +311,7 @@ def table_pieces(
             ident = f"ht-{NUMBER_IDS[key]}-{s}"
             pieces[ident] = Piece.of("number", ident=ident, value=value, inside=seat)
     pieces["ht-answers"] = Piece.of("answers", items=answers(view, names, tr))
+    pieces["ht-played"] = Piece.of("played_panel", suits=played_by_suit(view, tr))
     pieces["ht-version"] = Piece.of("version", value=seen.version)
     refusal = seen.dimmed_refusal
     pieces["ht-why"] = Piece.of("why", text=refusal_text(refusal, tr) if refusal else "")
@@ -318,6 +319,21 @@ def table_pieces(
 
 
 NUMBER_IDS = {"hand_points": "hp", "total": "tot", "cards_left": "left"}
+PLAYED_PANEL_SUITS = "CDSH"  # the suits' order in the panel, as in "the cards still out"
+
+
+def played_by_suit(view: HeartsView, tr: Translator) -> tuple[tuple[str, str, str, str], ...]:
+    """The "cards played" panel (the setting ``hearts_cards_played``): the cards of this
+    hand's finished tricks, suit by suit, redrawn with each trick: (suit letter, symbol, the
+    ranks as shown, the same said in words) per suit."""
+    played = sorted(p.card for t in view.tricks for p in t.cards)
+    rows = []
+    for suit in PLAYED_PANEL_SUITS:
+        symbol = SUIT_SYMBOLS[suit]
+        cards = [c for c in played if SUITS[suit_of(c)] == suit]
+        shown = " ".join(RANKS[rank_of(c)] for c in cards) or "–"
+        rows.append((suit, symbol, shown, cards_by_suit(cards, suit, tr)))
+    return tuple(rows)
 
 
 def last_trick(view: HeartsView, tr: Translator) -> LastTrick | None:
