@@ -336,11 +336,14 @@ def played_by_suit(view: HeartsView, tr: Translator) -> tuple[tuple[str, str, st
     return tuple(rows)
 
 
-def last_trick(view: HeartsView, tr: Translator) -> LastTrick | None:
+def last_trick(
+    view: HeartsView, tr: Translator, names: tuple[str, ...] | None = None
+) -> LastTrick | None:
+    """The hand's last finished trick; ``names`` the seats' (the solo match's when None)."""
     if not view.tricks:
         return None
     trick = view.tricks[-1]
-    names = seat_names(tr)
+    names = names or seat_names(tr)
     by_seat = tuple(
         TablePlay(p.seat, face(p.card, tr)) for p in sorted(trick.cards, key=lambda p: p.seat)
     )

@@ -67,12 +67,19 @@ def names_from(table: Table, shift: int, tr: Translator) -> tuple[str, str, str,
     return a, b, c, d
 
 
+# A seat's own pieces: the hand and the bar with its buttons; a watcher's page has none.
+SEATED_ONLY = frozenset({"ht-hand", "ht-bar", "ht-undo", "ht-last"})
+
+
 def board_pieces(table: Table, seat: int | None, urls: Urls, tr: Translator) -> Pieces:
     view = seat_view(table, seat)
     assert view is not None
     shift = seat or 0
     seen = Seen(table.table_id, table.version, turned(view, shift), False)
-    return table_pieces(seen, urls, tr, names_from(table, shift, tr))
+    pieces = table_pieces(seen, urls, tr, names_from(table, shift, tr))
+    if seat is None:
+        return {name: piece for name, piece in pieces.items() if name not in SEATED_ONLY}
+    return pieces
 
 
 def steps_since(table: Table, seat: int | None, after: int, tr: Translator) -> list[Step] | None:

@@ -103,7 +103,7 @@ def delay_label(delay: str, tr: Translator) -> str:
 
 
 def delay_words(delay: str, tr: Translator) -> str:
-    """What a watcher's page says of the delay."""
-    return {"none": tr.gettext("You are watching live."),
-            "trick": tr.gettext("You are watching one trick behind the players."),
-            "30s": tr.gettext("You are watching 30 seconds behind the players.")}[delay]
+    """What a watcher's page says of the delay (nothing when there is none)."""
+    return {"none": "",
+            "trick": tr.gettext("You see it one trick behind the players."),
+            "30s": tr.gettext("You see it 30 seconds behind the players.")}[delay]

@@ -24,6 +24,7 @@ from app.web.hearts.tables.board import (
     back_piece,
     board_pieces,
     catch_up,
+    names_from,
     page_urls,
     turned,
     watch_urls,
@@ -334,6 +335,8 @@ async def watch_last_trick(watch_code: str, request: Request, visit: VisitDep) -
 def last_trick_answer(table: Table, seat: int | None, visit: Visit) -> HTMLResponse:
     view = seat_view(table, seat)
     tr = translator(visit.lang)
-    last = None if view is None else last_trick(turned(view, seat or 0), tr)
-    shown = Piece.of("last_trick", last=last, names=seat_names(tr))
+    # A watcher has no "you": the seats go by their players' names.
+    names = seat_names(tr) if seat is not None else names_from(table, 0, tr)
+    last = None if view is None else last_trick(turned(view, seat or 0), tr, names)
+    shown = Piece.of("last_trick", last=last, names=names)
     return answer(render_once(TEMPLATE, shown, visit.lang))
