@@ -198,6 +198,16 @@ async def seat_move(
 
 
 TABLE = {"model": TableView, "description": "The caller's view of the table"}
+# An event stream's refusals: JSON even there, where the answer itself is an event stream.
+STREAM_REFUSALS: dict[int | str, dict[str, Any]] = {
+    status: {
+        "description": answer["description"],
+        "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}
+        },
+    }
+    for status, answer in error_responses(404, 422).items()
+}
 REFUSED = {
     403: {"model": ErrorResponse, "description": "Not the caller's seat (or another site)."},
     409: {"model": ErrorResponse, "description": "Refused; the view as it is now is under state."},
@@ -362,16 +372,7 @@ async def table_react(table_id: str, body: React, request: Request, visit: Visit
     "hand, no pass), at the delay the creator chose (`watch_delay`), as through the watch link "
     "(`GET /api/hearts/watch/{watch_code}/events`); an open watcher's stream counts in "
     "`watchers`.",
-    responses={
-        # Refusals are JSON even here, where the answer itself is an event stream.
-        status: {
-            "description": answer["description"],
-            "content": {
-                "application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}
-            },
-        }
-        for status, answer in error_responses(404, 422).items()
-    },
+    responses=STREAM_REFUSALS,
 )
 async def table_events(
     request: Request, visit: VisitDep, table: Annotated[Table, Depends(existing_table)],
@@ -463,9 +464,6 @@ async def watched_table(watch_code: str, request: Request, visit: VisitDep) -> T
     return await service.load(visit.store, table_id)
 
 
-WATCH_ANSWERS = error_responses(404, 422)
-
-
 @watching.get(
     "/{watch_code}",
     response_model=TableView,
@@ -476,7 +474,7 @@ WATCH_ANSWERS = error_responses(404, 422)
     "creator chose (`watch_delay`): the view is the table as it stood that long ago (`version` "
     "is that version). `table_id` is the watch code: the table's own id, the invitation, is "
     "never shown here.",
-    responses=WATCH_ANSWERS,
+    responses=error_responses(404, 422),
 )
 async def watch_table(
     watch_code: str, request: Request, visit: VisitDep,
@@ -499,15 +497,7 @@ async def watch_table(
     "`played`; with a delay, events come as the table stood that long ago, and a stream "
     "reopened with `Last-Event-ID` holds the same delay. The stream counts in the table's "
     "`watchers`.",
-    responses={
-        status: {
-            "description": answer["description"],
-            "content": {
-                "application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}
-            },
-        }
-        for status, answer in WATCH_ANSWERS.items()
-    },
+    responses=STREAM_REFUSALS,
 )
 async def watch_events(
     watch_code: str, request: Request, visit: VisitDep,
