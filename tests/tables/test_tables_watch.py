@@ -64,7 +64,9 @@ async def test_a_watcher_sees_no_hidden_card_under_every_rule_and_delay(
     before = (await watcher.get(f"/api/hearts/watch/{code}")).json()
     assert before["phase"] == "waiting" and before["my_seat"] is None
     assert before["table_id"] == code
-    assert table_id not in (await watcher.get(f"/hearts/w/{code}")).text
+    waiting = (await watcher.get(f"/hearts/w/{code}")).text
+    assert table_id not in waiting and 'data-action="sit"' not in waiting
+    assert 'id="tb-waiting"' not in waiting  # nobody is asked to sit
 
     # Each preset's rules, to 50 points: a whole match in fewer hands.
     rules = {**PRESETS[preset].to_json(), "target": 50}

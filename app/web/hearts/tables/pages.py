@@ -177,7 +177,8 @@ def table_page_of(
         "piece": None,
         "host": host,
         "seats": lobby_seats(table, seat, tr),
-        "waiting": waiting_words(table, seat, tr),
+        # Through the watch link nobody is asked to sit: the page says it waits for the start.
+        "waiting": "" if code else waiting_words(table, seat, tr),
         "controls": room_controls(table, tr),
         "delay": delay_words(table.watch_delay, tr) if seat is None else "",
         # The replay is the table's own page (/hearts/t/{id}/replay): once the match is over
