@@ -242,10 +242,12 @@ def level_label(deal: str, tr: Translator) -> str:
 
 
 def table_pieces(
-    seen: Seen, urls: Urls, tr: Translator, names: tuple[str, str, str, str] | None = None
+    seen: Seen, urls: Urls, tr: Translator, names: tuple[str, str, str, str] | None = None,
+    *, watching: bool = False,
 ) -> Pieces:
     """The table's pieces, in the order an answer sends them; ``names`` are the seats' (the
-    solo match's when None; a table with friends names its players)."""
+    solo match's when None; a table with friends names its players); ``watching``: for a
+    watcher, who holds no hand, the bottom seat's cards are counted like the others'."""
     view = seen.view
     names = names or seat_names(tr)
     phase = view.phase
@@ -303,7 +305,7 @@ def table_pieces(
     for s in range(4):
         seat = f"ht-seat-{s}"
         numbers = {"hand_points": points[s], "total": view.totals[s]}
-        if s != HUMAN:  # the player's cards are counted by the hand itself
+        if s != HUMAN or watching:  # the player's cards are counted by the hand itself
             numbers["cards_left"] = view.cards_left[s]
         pieces[seat] = Piece.of("seat", s=s, name=names[s], turn=view.turn == s,
                                 extra=tuple(numbers.items()))

@@ -76,7 +76,7 @@ def board_pieces(table: Table, seat: int | None, urls: Urls, tr: Translator) -> 
     assert view is not None
     shift = seat or 0
     seen = Seen(table.table_id, table.version, turned(view, shift), False)
-    pieces = table_pieces(seen, urls, tr, names_from(table, shift, tr))
+    pieces = table_pieces(seen, urls, tr, names_from(table, shift, tr), watching=seat is None)
     if seat is None:
         return {name: piece for name, piece in pieces.items() if name not in SEATED_ONLY}
     return pieces
