@@ -110,6 +110,11 @@ def test_a_phone_watches_a_live_table_and_opens_the_last_trick(new_page, axe, la
         screenshot(watcher, f"tables/watch-{lang}-{width}x{height}.png")
     assert_no_axe_violations(axe, watcher, f"the watcher's table ({lang})")
     assert_no_axe_violations(axe, host, f"the host's table with a watcher ({lang})")
+    # The eye and its number fit a phone's row with the invite and the reactions.
+    host.set_viewport_size({"width": 360, "height": 640})
+    expect(host.locator("#tb-watchers")).to_be_in_viewport()
+    assert host.evaluate("() => document.documentElement.scrollWidth - innerWidth") <= 0
+    screenshot(host, f"tables/watched-host-{lang}-360x640.png")
 
 
 def test_the_last_trick_opens_on_a_phone_right_after_an_undo(new_page):
