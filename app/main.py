@@ -53,6 +53,7 @@ ROUTERS = (
     tables_api.router,
     replays.router,
     replays.api,
+    tables_api.watching,
 )
 
 

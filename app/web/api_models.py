@@ -347,10 +347,13 @@ class ResultRow(BaseModel):
     rank: int = Field(ge=1, description="The place in its section (tied rows share one).")
     nickname: str | None = Field(description="The player's nickname; null when none was set.")
     mine: bool = Field(description="The row is this session's.")
-    assisted: bool = Field(description="The player used a hint or an undo.")
-    apart: list[Literal["api", "assisted", "fast"]] = Field(
+    assisted: bool = Field(
+        description="The player used a hint or an undo, or the \"cards played\" panel (Hearts)."
+    )
+    apart: list[Literal["api", "assisted", "fast", "cards_played"]] = Field(
         description="Why the row is ranked apart: played through this API, with an undo or a "
-        "hint, or faster than a person taps (under 0.35 s a move on average). Empty: ranked."
+        "hint, faster than a person taps (under 0.35 s a move on average), or with the \"cards "
+        "played\" panel on (the setting hearts_cards_played). Empty: ranked."
     )
     finished_at: int = Field(description="When the game finished, in seconds since the epoch.")
 

@@ -61,6 +61,7 @@ from app.web.profile import Profile, update_profile
 from app.web.results import (
     APART,
     ASSISTED,
+    CARDS_PLAYED,
     DAILY,
     HUMAN_PACE_SECONDS,
     PRACTICE,
@@ -430,7 +431,8 @@ def api_row(standing: Standing) -> dict[str, Any]:
     """A row as the API shows it: the fields of the boards before issue 29 (rank, nickname,
     mine, assisted, finished_at and the game's own) and why it is ranked apart."""
     row = {**standing.row, "rank": standing.place, "nickname": standing.nickname,
-           "mine": standing.mine, "assisted": ASSISTED in standing.row["apart"]}
+           "mine": standing.mine,
+           "assisted": bool({ASSISTED, CARDS_PLAYED} & set(standing.row["apart"]))}
     if standing.matchpoints is not None:
         row["matchpoints"] = list(standing.matchpoints)
         row["percent"] = standing.percent

@@ -52,6 +52,9 @@ class PlayerSettings(BaseModel):
     hearts_bot_level: HeartsBotLevel = "normal"
     hearts_autoplay_single: bool = False
     hearts_claim: bool = True
+    # The "cards played" panel: some players see it as help, so a match played with it is
+    # marked assisted (ranked apart on boards, like hints).
+    hearts_cards_played: bool = False
     h2h_move_errors: bool = False
     h2h_placement_help: bool = True
     announcements: Announcements = "more"
@@ -111,10 +114,12 @@ class PlayHelp:
 
     claim: bool = DEFAULTS.hearts_claim
     autoplay_single: bool = DEFAULTS.hearts_autoplay_single
+    cards_played: bool = DEFAULTS.hearts_cards_played  # the panel is on: the match is assisted
 
     @classmethod
     def of(cls, profile: Profile) -> PlayHelp:
-        return cls(flag(profile, "hearts_claim"), flag(profile, "hearts_autoplay_single"))
+        return cls(flag(profile, "hearts_claim"), flag(profile, "hearts_autoplay_single"),
+                   flag(profile, "hearts_cards_played"))
 
 
 def request_settings(request: Request) -> PlayerSettings:
@@ -153,6 +158,7 @@ def html_attributes(settings: PlayerSettings) -> dict[str, str]:
         "data-table": settings.table_colour,
         "data-hand": "left" if settings.left_handed else "right",
         "data-announce": settings.announcements,
+        "data-cards-played": "on" if settings.hearts_cards_played else "off",
     }
     if settings.animation_speed is not None:
         attributes["data-motion"] = settings.animation_speed

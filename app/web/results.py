@@ -51,10 +51,12 @@ HUMAN_PACE_SECONDS = 0.35
 VIA_API = "api"
 ASSISTED = "assisted"
 FAST = "fast"
+# A Hearts match played with the "cards played" panel on (the setting hearts_cards_played).
+CARDS_PLAYED = "cards_played"
 # The marks a game's stored state may carry.
 DAILY = "daily"
 PRACTICE = "practice"
-MARKS = (DAILY, PRACTICE, VIA_API)
+MARKS = (DAILY, PRACTICE, VIA_API, CARDS_PLAYED)
 
 
 def code_board(kind: str, code: str) -> str:
@@ -159,7 +161,7 @@ async def record(
     if state.get(PRACTICE) is True:
         return
     day = daily_of(state)
-    apart = [*result.apart, *([VIA_API] if state.get(VIA_API) is True else [])]
+    apart = [*result.apart, *(mark for mark in (VIA_API, CARDS_PLAYED) if state.get(mark) is True)]
     row = {**result.row, "apart": apart, "finished_at": int(now)}
     profile = await load_profile(store, session_id)
     await store.add_result(

@@ -63,6 +63,7 @@ class SettingsChange(BaseModel):
     hearts_bot_level: HeartsBotLevel | None = None
     hearts_autoplay_single: bool | None = None
     hearts_claim: bool | None = None
+    hearts_cards_played: bool | None = None
     h2h_move_errors: bool | None = None
     h2h_placement_help: bool | None = None
     announcements: Announcements | None = None

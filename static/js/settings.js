@@ -13,6 +13,7 @@
     root.dataset.table = settings.table_colour;
     root.dataset.hand = settings.left_handed ? "left" : "right";
     root.dataset.announce = settings.announcements;
+    root.dataset.cardsPlayed = settings.hearts_cards_played ? "on" : "off";
     if (settings.animation_speed) root.dataset.motion = settings.animation_speed;
     else delete root.dataset.motion;
     document.dispatchEvent(new CustomEvent("cardroom:settings", { detail: settings }));

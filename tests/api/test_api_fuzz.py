@@ -52,8 +52,9 @@ def cookie_for(app, session_id: str) -> dict[str, str]:
 @pytest.fixture
 def api_schema(settings):
     schema = schemathesis.openapi.from_asgi("/openapi.json", create_app(settings))
-    # A table's event stream only ends after minutes: tests/tables reads it.
-    yield schema.exclude(operation_id="hearts_table_events")
+    # A table's event streams only end after minutes: tests/tables reads them.
+    yield schema.exclude(operation_id="hearts_table_events").exclude(
+        operation_id="hearts_watch_events")
     # The ASGI transport keeps the app's lifespan (and its store) running until told.
     shutdown_lifespans()
 
@@ -166,6 +167,8 @@ async def test_the_schema_describes_the_json_api_and_nothing_else(client):
         "/api/hearts/tables/{table_id}/back",
         "/api/hearts/tables/{table_id}/reactions",
         "/api/hearts/tables/{table_id}/events",
+        "/api/hearts/watch/{watch_code}",
+        "/api/hearts/watch/{watch_code}/events",
         "/api/settings",
         "/api/hearts/games/{game_id}/replay",
         "/api/hearts/tables/{table_id}/replay",

@@ -224,7 +224,7 @@ def test_the_lobby_like_the_table_at_every_size(new_page, axe, lang):
     expect(host.locator("#tb-waiting")).to_contain_text(WAITING_FRIENDS[lang])
     expect(host.locator('[data-seat-row="2"] .tb-free')).to_be_visible()
     # Copy puts the whole link on the clipboard and says so.
-    host.locator("[data-copy-link]").click()
+    host.locator("#tb-link ~ [data-copy-link]").click()  # the invite's, not the watch link's
     expect(host.locator("#status")).to_contain_text(COPIED[lang])
     assert host.evaluate("navigator.clipboard.readText()") == invite
     # The room's settings by keyboard: a radio group, the arrow keys move the choice.

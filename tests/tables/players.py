@@ -22,13 +22,16 @@ class Player:
     ids: list[int] = field(default_factory=list)
     arrived: asyncio.Condition = field(default_factory=asyncio.Condition)
     listener: asyncio.Task | None = None
+    # Where its table's routes are: a watcher through the watch link has /api/hearts/watch and
+    # the watch code for table_id.
+    prefix: str = "/api/hearts/tables"
 
     @classmethod
     def at(cls, base_url: str) -> Player:
         return cls(httpx.AsyncClient(base_url=base_url, timeout=30))
 
     def url(self, verb: str = "") -> str:
-        return f"/api/hearts/tables/{self.table_id}" + (f"/{verb}" if verb else "")
+        return f"{self.prefix}/{self.table_id}" + (f"/{verb}" if verb else "")
 
     async def post(self, verb: str, body: dict | None = None) -> httpx.Response:
         return await self.client.post(self.url(verb), json=body)

@@ -123,7 +123,7 @@ async def test_secure_cookies_are_host_prefixed(settings):
 FOREIGN = {"host": "evil.example", "x-forwarded-host": "evil.example",
            "x-forwarded-proto": "https", "x-forwarded-for": "203.0.113.9"}
 # A stream that does not end; its events are GET /api/hearts/tables/{id}'s view.
-ENDLESS = {"/api/hearts/tables/{table_id}/events"}
+ENDLESS = {"/api/hearts/tables/{table_id}/events", "/api/hearts/watch/{watch_code}/events"}
 
 
 async def every_get_path(client: httpx.AsyncClient) -> list[str]:
@@ -143,6 +143,7 @@ async def every_get_path(client: httpx.AsyncClient) -> list[str]:
             hearts_route = route.path.startswith(("/hearts", "/api/hearts"))
             paths.append(route.path.format(
                 game_id=hearts if hearts_route else h2h, table_id=table["table_id"],
+                watch_code=table["watch_code"],
                 code="HT1-N-AAAAAAB" if hearts_route else "HH1-W-AAAAAAM", day="2026-01-01",
             ))
     return paths

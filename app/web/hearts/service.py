@@ -68,6 +68,7 @@ from app.web.hearts.thinking import THINKING
 from app.web.preferences import PlayHelp
 from app.web.profile import record_hearts_match, record_hearts_queen
 from app.web.results import (
+    CARDS_PLAYED,
     VIA_API,
     daily_of,
     hearts_daily_result,
@@ -426,6 +427,8 @@ async def apply_action(
                 raise MoveRefused(error, loaded) from error
             claimed = helped is not None and helped.claimed
             marks = marks_of(loaded.stored.state) | ({VIA_API: True} if via_api else {})
+            if help is not None and help.cards_played:  # it helps, as a hint does
+                marks[CARDS_PLAYED] = True
             saved = await store.compare_and_set(
                 session_id, game_id, loaded.stored.version,
                 state_of(match, is_hidden(loaded.stored), claimed, marks),

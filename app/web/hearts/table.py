@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 from markupsafe import Markup
 
-from app.rules.cards import DECK_SIZE, SUITS, card_text, cards_in, rank_of, suit_of
+from app.rules.cards import DECK_SIZE, RANKS, SUITS, card_text, cards_in, rank_of, suit_of
 from app.rules.hearts import HUMAN, SEED_RULES, HeartsView, PlayedCard
 from app.web.hearts.review import Decision
 from app.web.hearts.service import Seen, moon_of
@@ -250,10 +250,12 @@ def level_label(deal: str, tr: Translator) -> str:
 
 
 def table_pieces(
-    seen: Seen, urls: Urls, tr: Translator, names: tuple[str, str, str, str] | None = None
+    seen: Seen, urls: Urls, tr: Translator, names: tuple[str, str, str, str] | None = None,
+    *, watching: bool = False,
 ) -> Pieces:
     """The table's pieces, in the order an answer sends them; ``names`` are the seats' (the
-    solo match's when None; a table with friends names its players)."""
+    solo match's when None; a table with friends names its players); ``watching``: for a
+    watcher, who holds no hand, the bottom seat's cards are counted like the others'."""
     view = seen.view
     names = names or seat_names(tr)
     phase = view.phase
@@ -311,7 +313,7 @@ def table_pieces(
     for s in range(4):
         seat = f"ht-seat-{s}"
         numbers = {"hand_points": points[s], "total": view.totals[s]}
-        if s != HUMAN:  # the player's cards are counted by the hand itself
+        if s != HUMAN or watching:  # the player's cards are counted by the hand itself
             numbers["cards_left"] = view.cards_left[s]
         pieces[seat] = Piece.of("seat", s=s, name=names[s], turn=view.turn == s,
                                 extra=tuple(numbers.items()))
@@ -319,6 +321,7 @@ def table_pieces(
             ident = f"ht-{NUMBER_IDS[key]}-{s}"
             pieces[ident] = Piece.of("number", ident=ident, value=value, inside=seat)
     pieces["ht-answers"] = Piece.of("answers", items=answers(view, names, tr))
+    pieces["ht-played"] = Piece.of("played_panel", suits=played_by_suit(view, tr))
     pieces["ht-version"] = Piece.of("version", value=seen.version)
     refusal = seen.dimmed_refusal
     pieces["ht-why"] = Piece.of("why", text=refusal_text(refusal, tr) if refusal else "")
@@ -326,13 +329,31 @@ def table_pieces(
 
 
 NUMBER_IDS = {"hand_points": "hp", "total": "tot", "cards_left": "left"}
+PLAYED_PANEL_SUITS = "CDSH"  # the suits' order in the panel, as in "the cards still out"
 
 
-def last_trick(view: HeartsView, tr: Translator) -> LastTrick | None:
+def played_by_suit(view: HeartsView, tr: Translator) -> tuple[tuple[str, str, str, str], ...]:
+    """The "cards played" panel (the setting ``hearts_cards_played``): the cards of this
+    hand's finished tricks, suit by suit, redrawn with each trick: (suit letter, symbol, the
+    ranks as shown, the same said in words) per suit."""
+    played = sorted(p.card for t in view.tricks for p in t.cards)
+    rows = []
+    for suit in PLAYED_PANEL_SUITS:
+        symbol = SUIT_SYMBOLS[suit]
+        cards = [c for c in played if SUITS[suit_of(c)] == suit]
+        shown = " ".join(RANKS[rank_of(c)] for c in cards) or "–"
+        rows.append((suit, symbol, shown, cards_by_suit(cards, suit, tr)))
+    return tuple(rows)
+
+
+def last_trick(
+    view: HeartsView, tr: Translator, names: tuple[str, ...] | None = None
+) -> LastTrick | None:
+    """The hand's last finished trick; ``names`` the seats' (the solo match's when None)."""
     if not view.tricks:
         return None
     trick = view.tricks[-1]
-    names = seat_names(tr)
+    names = names or seat_names(tr)
     by_seat = tuple(
         TablePlay(p.seat, face(p.card, tr)) for p in sorted(trick.cards, key=lambda p: p.seat)
     )

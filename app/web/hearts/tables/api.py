@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Annotated, Any, Literal
 
 import anyio
@@ -34,20 +35,23 @@ from app.web.api_models import (
 )
 from app.web.deps import Visit, VisitDep
 from app.web.errors import api_error
+from app.web.games import GameNotFound
 from app.web.hearts.api import invalid_card, rules_of
 from app.web.hearts.tables import service
-from app.web.hearts.tables.board import PageFeed, page_urls
+from app.web.hearts.tables.board import PageFeed, page_urls, watch_urls
 from app.web.hearts.tables.clock import TableClock
 from app.web.hearts.tables.names import sit_named
 from app.web.hearts.tables.service import REACTIONS, ReactionName, Table, TableRefused
 from app.web.hearts.tables.streams import held_version, played_since
 from app.web.hearts.tables.texts import refused_text
 from app.web.hearts.tables.views import TableView, table_view
+from app.web.hearts.tables.watch import WatchDelay, next_shown_at, table_of, watch_code, watched
 from app.web.i18n import translator
 from app.web.nickname import NicknameInvalid, clean_nickname
 from app.web.profile import update_profile
 
 router = APIRouter(prefix="/api/hearts/tables", tags=["Hearts"])
+watching = APIRouter(prefix="/api/hearts/watch", tags=["Hearts"])
 
 # An event stream ends after this long; the browser then reconnects (with Last-Event-ID).
 STREAM_LIFETIME = 300.0
@@ -93,9 +97,15 @@ class StartTable(StrictBody):
     rules: HeartsRulesBody | None = Field(
         default=None, description="The match's house rules; the seed's when left out."
     )
+    watch_delay: WatchDelay | None = Field(
+        default=None,
+        description="How far behind watchers see the match: `none` (the default), `trick` (the "
+        "table as it stood four cards ago; the match's end at once) or `30s`.",
+    )
 
     model_config = ConfigDict(
-        json_schema_extra={"examples": [{"bot_level": "hard", "turn_seconds": 60}]}
+        json_schema_extra={"examples": [{"bot_level": "hard", "turn_seconds": 60,
+                                         "watch_delay": "trick"}]}
     )
 
 
@@ -114,17 +124,31 @@ def clock_of(request: Request) -> TableClock:
     return request.app.state.table_clock
 
 
+def code_of(request: Request, table_id: str) -> str:
+    """The table's watch code (watch.py), under this server's key."""
+    return watch_code(request.app.state.settings.secret_key, table_id)
+
+
 async def answer(request: Request, visit: Visit, table: Table, status: int = 200) -> Response:
     clock = clock_of(request)
     presence = await clock.streams.presence(table.table_id)
     clock.note(table, presence)
-    return state_response(table_view(table, visit.session_id, visit.clock(), presence), status)
+    view = table_view(seen_by(table, visit), visit.session_id, visit.clock(), presence)
+    view.watch_code = code_of(request, table.table_id)
+    return state_response(view, status)
+
+
+def seen_by(table: Table, visit: Visit) -> Table:
+    """The table as the caller sees it: a caller without a seat watches (watch.py)."""
+    if table.seat_of(visit.session_id) is None:
+        return watched(table, visit.clock())
+    return table
 
 
 async def refusal(request: Request, visit: Visit, refused: TableRefused) -> JSONResponse:
     table = refused.table
     presence = await clock_of(request).streams.presence(table.table_id)
-    view = table_view(table, visit.session_id, visit.clock(), presence)
+    view = table_view(seen_by(table, visit), visit.session_id, visit.clock(), presence)
     message = refused_text(refused, translator(visit.lang))
     body = {
         "error": {"code": refused.reason, "message": message},
@@ -174,6 +198,16 @@ async def seat_move(
 
 
 TABLE = {"model": TableView, "description": "The caller's view of the table"}
+# An event stream's refusals: JSON even there, where the answer itself is an event stream.
+STREAM_REFUSALS: dict[int | str, dict[str, Any]] = {
+    status: {
+        "description": answer["description"],
+        "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}
+        },
+    }
+    for status, answer in error_responses(404, 422).items()
+}
 REFUSED = {
     403: {"model": ErrorResponse, "description": "Not the caller's seat (or another site)."},
     409: {"model": ErrorResponse, "description": "Refused; the view as it is now is under state."},
@@ -254,7 +288,8 @@ async def start_table(
     rules = rules_of(None if body is None else body.rules)
     if isinstance(rules, JSONResponse):
         return rules
-    change = service.start(visit.session_id, level, seconds, visit.clock(), rules)
+    delay = None if body is None else body.watch_delay
+    change = service.start(visit.session_id, level, seconds, visit.clock(), rules, delay)
     return await apply(request, visit, table_id, None, change, slow=True)
 
 
@@ -332,17 +367,12 @@ async def table_react(table_id: str, body: React, request: Request, visit: Visit
     "plays the seat at once, from that seat's view only, until the player comes back "
     "(`POST …/back`, refused with 409 when the seat is not away; it leaves the turn limit "
     "running). A client that never opens the stream is away the same way, from the start of "
-    "the match: a script playing a seat keeps this stream open.",
-    responses={
-        # Refusals are JSON even here, where the answer itself is an event stream.
-        status: {
-            "description": answer["description"],
-            "content": {
-                "application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}
-            },
-        }
-        for status, answer in error_responses(404, 422).items()
-    },
+    "the match: a script playing a seat keeps this stream open.\n\n"
+    "A caller without a seat is a watcher: the events are the table's public part only (no "
+    "hand, no pass), at the delay the creator chose (`watch_delay`), as through the watch link "
+    "(`GET /api/hearts/watch/{watch_code}/events`); an open watcher's stream counts in "
+    "`watchers`.",
+    responses=STREAM_REFUSALS,
 )
 async def table_events(
     request: Request, visit: VisitDep, table: Annotated[Table, Depends(existing_table)],
@@ -352,48 +382,130 @@ async def table_events(
     after: Annotated[int, Query(ge=0, le=2**53, include_in_schema=False)] = 0,
     last_event_id: Annotated[str | None, Header(max_length=64, include_in_schema=False)] = None,
 ) -> AsyncIterator[ServerSentEvent]:
+    seat = table.seat_of(visit.session_id)
+    async for event in follow(request, visit, table, seat, None, pieces, after, last_event_id):
+        yield event
+
+
+async def follow(
+    request: Request, visit: Visit, table: Table, seat: int | None, watch_code: str | None,
+    pieces: bool, after: int, last_event_id: str | None,
+) -> AsyncIterator[ServerSentEvent]:
+    """The events of ``seat``'s view (None: a watcher's, at the table's delay; through the
+    watch link, ``watch_code`` names the table in place of its id)."""
     store, clock, table_clock = visit.store, visit.clock, clock_of(request)
     table_id = table.table_id
-    seat = table.seat_of(visit.session_id)
+    shown_id = watch_code or table_id
+    session = visit.session_id if seat is not None else ""  # "" sits nowhere
+
+    def as_seen(table: Table) -> Table:
+        if seat is not None:
+            return table
+        return replace(watched(table, clock()), table_id=shown_id)
+
+    shown = as_seen(table)
     # The version the client has: a reconnection's Last-Event-ID; a page's ``after``.
-    held = held_version(last_event_id, table)
+    held = held_version(last_event_id, shown)
     page = None
     if pieces:
-        urls = page_urls(request.app.url_path_for, table_id)
-        back = str(request.app.url_path_for("table_back", table_id=table_id))
-        held = min(after, table.version) if held is None else held
+        if watch_code is None:
+            urls = page_urls(request.app.url_path_for, table_id)
+            back = str(request.app.url_path_for("table_back", table_id=table_id))
+        else:
+            urls, back = watch_urls(request.app.url_path_for, watch_code), ""
+        held = min(after, shown.version) if held is None else held
         page = PageFeed(seat, held, urls, back, translator(visit.lang), visit.lang)
     stream = secrets.token_urlsafe(8)  # this connection, among the seat's open streams
     started = clock()
-    shown: tuple[bool, ...] | None = None  # the presence the client was last sent
+    marks: tuple[object, ...] | None = None  # the presence the client was last sent
     try:
         await table_clock.streams.opened(table_id, stream, seat)
         while True:
             presence = table_clock.streams.known(table_id)
             table_clock.note(table, presence)
-            # A change: an event with its version for id. A player whose page came or went (or
-            # a reconnection at the version the client has): the view again, with no id, so
-            # that no event the client had comes twice.
-            if held != table.version or shown != presence.connected:
-                view = table_view(table, visit.session_id, clock(), presence)
+            # A change: an event with its version for id. A player whose page came or went, or
+            # a watcher (or a reconnection at the version the client has): the view again, with
+            # no id, so that no event the client had comes twice.
+            if held != shown.version or marks != (presence.connected, presence.watchers):
+                view = table_view(shown, session, clock(), presence)
                 if page is not None:
-                    data = page.event(table, view)
+                    data = page.event(shown, view)
                 else:
                     data = {**view.model_dump(mode="json"),
-                            "played": played_since(table, held)}
-                changed = held != table.version
-                held, shown = table.version, presence.connected
+                            "played": played_since(shown, held)}
+                changed = held != shown.version
+                held, marks = shown.version, (presence.connected, presence.watchers)
                 yield ServerSentEvent(data=data, id=str(held) if changed else None)
             if await request.is_disconnected() or clock() - started > STREAM_LIFETIME:
                 return
-            found = await store.wait_table(table_id, table.version, table_clock.waits.heartbeat)
+            wait = table_clock.waits.heartbeat
+            catching_up = next_shown_at(table, clock()) if seat is None else None
+            if catching_up is not None:  # a delayed watcher's table moves on by itself
+                wait = max(0.05, min(wait, catching_up - clock()))
+            found = await store.wait_table(table_id, table.version, wait)
             if found is None:
                 return
             if found > table.version:
                 table = await service.load(store, table_id)
+            shown = as_seen(table)
     finally:
         # The stream may end by cancellation (the browser went): saying so must not be.
         with anyio.CancelScope(shield=True):
             await table_clock.streams.closed(table_id, stream, seat)
         if seat is not None:
             table_clock.check_gone_at(table_id, clock() + table_clock.waits.grace)
+
+
+async def watched_table(watch_code: str, request: Request, visit: VisitDep) -> Table:
+    """The table a watch code names; a code that names none is a 404."""
+    table_id = table_of(request.app.state.settings.secret_key, watch_code)
+    if table_id is None:
+        raise GameNotFound(service.NOT_FOUND)
+    return await service.load(visit.store, table_id)
+
+
+@watching.get(
+    "/{watch_code}",
+    response_model=TableView,
+    operation_id="hearts_watch_table",
+    summary="A table as its watchers see it (the watch link's code; no seat, no action)",
+    description="The table's public part only: the cards played, the tricks, the points, the "
+    "cards each seat holds (how many), whose turn; never a hand or a pass. At the delay the "
+    "creator chose (`watch_delay`): the view is the table as it stood that long ago (`version` "
+    "is that version). `table_id` is the watch code: the table's own id, the invitation, is "
+    "never shown here.",
+    responses=error_responses(404, 422),
+)
+async def watch_table(
+    watch_code: str, request: Request, visit: VisitDep,
+    table: Annotated[Table, Depends(watched_table)],
+):
+    clock = clock_of(request)
+    presence = await clock.streams.presence(table.table_id)
+    clock.note(table, presence)
+    shown = replace(watched(table, visit.clock()), table_id=watch_code)
+    return state_response(table_view(shown, "", visit.clock(), presence))
+
+
+@watching.get(
+    "/{watch_code}/events",
+    response_class=EventSourceResponse,
+    operation_id="hearts_watch_events",
+    summary="A watcher's view after each change, as server-sent events (id: the version)",
+    description="As `GET /api/hearts/tables/{table_id}/events`, for a watcher: each event is "
+    "the view of `GET /api/hearts/watch/{watch_code}` with the cards played since under "
+    "`played`; with a delay, events come as the table stood that long ago, and a stream "
+    "reopened with `Last-Event-ID` holds the same delay. The stream counts in the table's "
+    "`watchers`.",
+    responses=STREAM_REFUSALS,
+)
+async def watch_events(
+    watch_code: str, request: Request, visit: VisitDep,
+    table: Annotated[Table, Depends(watched_table)],
+    pieces: Annotated[bool, Query(include_in_schema=False)] = False,
+    after: Annotated[int, Query(ge=0, le=2**53, include_in_schema=False)] = 0,
+    last_event_id: Annotated[str | None, Header(max_length=64, include_in_schema=False)] = None,
+) -> AsyncIterator[ServerSentEvent]:
+    async for event in follow(request, visit, table, None, watch_code, pieces, after,
+                              last_event_id):
+        yield event

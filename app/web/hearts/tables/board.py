@@ -84,12 +84,19 @@ def spoken_names(table: Table, seat: int | None, tr: Translator) -> tuple[str, s
     return names if seat is None else (tr.gettext("You"), *names[1:])
 
 
+# A seat's own pieces: the hand and the bar with its buttons; a watcher's page has none.
+SEATED_ONLY = frozenset({"ht-hand", "ht-bar", "ht-undo", "ht-last"})
+
+
 def board_pieces(table: Table, seat: int | None, urls: Urls, tr: Translator) -> Pieces:
     view = seat_view(table, seat)
     assert view is not None
     shift = seat or 0
     seen = Seen(table.table_id, table.version, turned(view, shift), False)
-    return table_pieces(seen, urls, tr, names_from(table, shift, tr))
+    pieces = table_pieces(seen, urls, tr, names_from(table, shift, tr), watching=seat is None)
+    if seat is None:
+        return {name: piece for name, piece in pieces.items() if name not in SEATED_ONLY}
+    return pieces
 
 
 def steps_since(table: Table, seat: int | None, after: int, tr: Translator) -> list[Step] | None:
@@ -188,6 +195,12 @@ def page_urls(path_for: Callable[..., str], table_id: str) -> Urls:
     )
 
 
+def watch_urls(path_for: Callable[..., str], code: str) -> Urls:
+    """A watcher's page has no form to send: only the last trick to open."""
+    return Urls(play="", pass_="", undo="", next="",
+                last=str(path_for("watch_last_trick", watch_code=code)))
+
+
 @dataclass(frozen=True, slots=True)
 class SeatMarks:
     """What a seat's badge shows beside the Hearts pieces, ``seat`` as the page numbers it."""
@@ -224,7 +237,8 @@ def live_pieces(table: Table, view: TableView, back_url: str, lang: str, *,
                 oob: bool = False) -> Markup:
     """The table's own pieces (templates/hearts/_table_pieces.html): ``tb-live``, the marks of
     what changes without a move (presence, the clock, the bot's turns, reactions), which
-    static/js/hearts-live.js puts on the seats; and ``tb-back`` (:func:`back_piece`)."""
+    static/js/hearts-live.js puts on the seats; ``tb-back`` (:func:`back_piece`); and for a
+    seated player ``tb-watchers``, how many watch."""
     shift = view.my_seat or 0
     seats = tuple(
         SeatMarks(
@@ -239,9 +253,13 @@ def live_pieces(table: Table, view: TableView, back_url: str, lang: str, *,
     )
     live = Piece.of("live", seats=seats, reactions=reactions)
     back = back_piece(table, view.my_seat, back_url, lang)
-    return render_once(TABLE_TEMPLATE, live, lang, oob=oob) + render_once(
+    out = render_once(TABLE_TEMPLATE, live, lang, oob=oob) + render_once(
         TABLE_TEMPLATE, back, lang, oob=oob
     )
+    if view.my_seat is not None:  # the players see how many watch
+        watchers = Piece.of("watchers_count", watchers=view.watchers)
+        out += render_once(TABLE_TEMPLATE, watchers, lang, oob=oob)
+    return out
 
 
 class PageFeed:

@@ -27,6 +27,7 @@ def _no_limit(value: Any) -> Any:
 class StartForm(PageForm):
     level: str = Field("normal", max_length=10)
     rules: str = Field("seed", max_length=20)  # a preset's name (app/rules/hearts_rules.py)
+    watch_delay: str = Field("none", max_length=10)  # watch.WATCH_DELAYS
     # "none": no turn limit.
     seconds: Annotated[
         Annotated[WholeNumber, Field(le=TURN_SECONDS_MAX)] | None, BeforeValidator(_no_limit)

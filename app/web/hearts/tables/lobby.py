@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from app.web.hearts.tables.service import Table
 from app.web.hearts.tables.texts import compass
+from app.web.hearts.tables.watch import WATCH_DELAYS
 from app.web.hearts.texts import preset_names
 from app.web.i18n import Translator
 
@@ -90,4 +91,19 @@ def room_controls(table: Table, tr: Translator) -> list[Control]:
         Control("seconds", tr.gettext("Turn limit"), (*limits, ("none", tr.gettext("None"))),
                 limit),
         Control("rules", tr.gettext("House rules"), tuple(preset_names(tr).items()), "seed"),
+        Control("watch_delay", tr.gettext("Watchers see"),
+                tuple((d, delay_label(d, tr)) for d in WATCH_DELAYS), table.watch_delay),
     ]
+
+
+def delay_label(delay: str, tr: Translator) -> str:
+    """The delay as the lobby's button names it."""
+    return {"none": tr.gettext("Live"), "trick": tr.gettext("One trick late"),
+            "30s": tr.gettext("30 s late")}[delay]
+
+
+def delay_words(delay: str, tr: Translator) -> str:
+    """What a watcher's page says of the delay (nothing when there is none)."""
+    return {"none": "",
+            "trick": tr.gettext("You see it one trick behind the players."),
+            "30s": tr.gettext("You see it 30 seconds behind the players.")}[delay]

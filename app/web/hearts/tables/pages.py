@@ -5,6 +5,8 @@ a seat's move answers with every piece and the cards played since the page's ver
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
@@ -13,6 +15,7 @@ from app.rules.hearts_rules import PRESETS
 from app.web.actions import action_answer, conflict_answer, is_htmx
 from app.web.deps import Visit, VisitDep
 from app.web.errors import PageError
+from app.web.games import GameNotFound
 from app.web.hearts.forms import MoveFormDep, PassFormDep, PlayFormDep
 from app.web.hearts.table import TEMPLATE, Urls, last_trick, piece_renderer
 from app.web.hearts.tables import service
@@ -21,11 +24,13 @@ from app.web.hearts.tables.board import (
     back_piece,
     board_pieces,
     catch_up,
+    names_from,
     page_urls,
     turned,
+    watch_urls,
 )
 from app.web.hearts.tables.forms import NameFormDep, ReactFormDep, SitFormDep, StartFormDep
-from app.web.hearts.tables.lobby import lobby_seats, room_controls, waiting_words
+from app.web.hearts.tables.lobby import delay_words, lobby_seats, room_controls, waiting_words
 from app.web.hearts.tables.names import sit_named
 from app.web.hearts.tables.service import REACTIONS, Table, TableRefused
 from app.web.hearts.tables.texts import (
@@ -35,6 +40,7 @@ from app.web.hearts.tables.texts import (
     refused_text,
 )
 from app.web.hearts.tables.views import seat_view
+from app.web.hearts.tables.watch import table_of, watch_code, watched
 from app.web.hearts.texts import seat_names
 from app.web.i18n import translator
 from app.web.nickname import NICKNAME_MAX, NicknameInvalid, clean_nickname
@@ -113,34 +119,79 @@ async def table_name_page(request: Request, visit: VisitDep) -> HTMLResponse:
     return page(request, "hearts/table_new.html", context, visit.lang)
 
 
+def watch_link(request: Request, table_id: str) -> str:
+    code = watch_code(request.app.state.settings.secret_key, table_id)
+    return request.app.state.settings.public_link(
+        router.url_path_for("watch_page", watch_code=code))
+
+
 @router.get("/t/{table_id}", response_class=HTMLResponse, name="table_page")
 async def table_page(table_id: str, request: Request, visit: VisitDep) -> HTMLResponse:
     table = await service.load(visit.store, table_id)
     request.app.state.table_clock.note(table)
-    tr = translator(visit.lang)
     seat = table.seat_of(visit.session_id)
-    urls = urls_for(table_id)
+    if seat is None and table.match is not None:  # the match started without this browser
+        table = watched(table, visit.clock())
+    return table_page_of(request, visit, table, seat, None)
+
+
+@router.get("/w/{watch_code}", response_class=HTMLResponse, name="watch_page")
+async def watch_page(watch_code: str, request: Request, visit: VisitDep) -> HTMLResponse:
+    """A table as its watchers see it (app/web/hearts/tables/watch.py): its public part, at the
+    delay its creator chose; the page names the table by the watch code only."""
+    table = await service.load(visit.store, watched_id(request, watch_code))
+    request.app.state.table_clock.note(table)
+    shown = replace(watched(table, visit.clock()), table_id=watch_code)
+    return table_page_of(request, visit, shown, None, watch_code)
+
+
+def watched_id(request: Request, code: str) -> str:
+    table_id = table_of(request.app.state.settings.secret_key, code)
+    if table_id is None:
+        raise GameNotFound(service.NOT_FOUND)
+    return table_id
+
+
+def table_page_of(
+    request: Request, visit: Visit, table: Table, seat: int | None, code: str | None
+) -> HTMLResponse:
+    """The table's page for ``seat``; through the watch link (``code``), a watcher's page that
+    names the table by that code, with no invite and no form."""
+    tr = translator(visit.lang)
+    table_id = table.table_id
     host = table.seats[Table.CREATOR].name or compass(tr)[Table.CREATOR]
+    over = table.match is not None and table.match.phase == "match_over"
     context = {
         "table": table,
         "table_id": table_id,
         "my_seat": seat,
         "creator": seat == Table.CREATOR,
-        "invite": request.app.state.settings.public_link(table_url(table_id)),
+        "watching": code is not None,
+        "invite": "" if code else request.app.state.settings.public_link(table_url(table_id)),
+        "watch_link": "" if code else watch_link(request, table_id),
         "nickname": visit.profile.data.get("nickname") or "",
         "nickname_max": NICKNAME_MAX,
         "reactions": [(key, REACTION_SYMBOLS[key], reaction_label(key, tr)) for key in REACTIONS],
-        "events": f"/api/hearts/tables/{table_id}/events",
+        "events": (f"/api/hearts/watch/{code}/events" if code
+                   else f"/api/hearts/tables/{table_id}/events"),
         "piece": None,
         "host": host,
         "seats": lobby_seats(table, seat, tr),
-        "waiting": waiting_words(table, seat, tr),
+        # Through the watch link nobody is asked to sit: the page says it waits for the start.
+        "waiting": "" if code else waiting_words(table, seat, tr),
         "controls": room_controls(table, tr),
+        "delay": delay_words(table.watch_delay, tr) if seat is None else "",
+        # The replay is the table's own page (/hearts/t/{id}/replay): once the match is over
+        # its id gives nothing away (no seat to take, no move to make).
+        "replay": (f"/hearts/t/{watched_id(request, code) if code else table_id}/replay"
+                   if over and seat is None else ""),
     }
     if table.match is not None:
+        urls = watch_urls(router.url_path_for, code) if code else urls_for(table_id)
         pieces = board_pieces(table, seat, urls, tr)
         context["piece"] = piece_renderer(pieces, visit.lang)
-        back_url = str(request.app.url_path_for("table_back", table_id=table_id))
+        context["last_url"] = urls.last
+        back_url = "" if code else str(request.app.url_path_for("table_back", table_id=table_id))
         context["back"] = render_once(
             TABLE_TEMPLATE, back_piece(table, seat, back_url, visit.lang), visit.lang
         )
@@ -178,10 +229,11 @@ async def table_start(
     table_id: str, form: StartFormDep, request: Request, visit: VisitDep
 ) -> Response:
     rules = PRESETS.get(form.rules)
-    if not service.settings_valid(form.level, form.seconds) or rules is None:
+    if not service.settings_valid(form.level, form.seconds, form.watch_delay) or rules is None:
         raise PageError(400, translator(visit.lang).gettext(
             "Pick a level and a turn limit of 15 to 120 seconds, or none."))
-    start = service.start(visit.session_id, form.level, form.seconds, visit.clock(), rules)
+    start = service.start(visit.session_id, form.level, form.seconds, visit.clock(), rules,
+                          form.watch_delay)
     await change_or_error_page(visit, table_id, start, request)
     return to_table(table_id)
 
@@ -270,8 +322,22 @@ async def table_back(table_id: str, request: Request, visit: VisitDep) -> Respon
 async def table_last_trick(table_id: str, visit: VisitDep) -> HTMLResponse:
     table = await service.load(visit.store, table_id)
     seat = table.seat_of(visit.session_id)
+    if seat is None:
+        table = watched(table, visit.clock())
+    return last_trick_answer(table, seat, visit)
+
+
+@router.get("/w/{watch_code}/last-trick", response_class=HTMLResponse, name="watch_last_trick")
+async def watch_last_trick(watch_code: str, request: Request, visit: VisitDep) -> HTMLResponse:
+    table = await service.load(visit.store, watched_id(request, watch_code))
+    return last_trick_answer(watched(table, visit.clock()), None, visit)
+
+
+def last_trick_answer(table: Table, seat: int | None, visit: Visit) -> HTMLResponse:
     view = seat_view(table, seat)
     tr = translator(visit.lang)
-    last = None if view is None else last_trick(turned(view, seat or 0), tr)
-    shown = Piece.of("last_trick", last=last, names=seat_names(tr))
+    # A watcher has no "you": the seats go by their players' names.
+    names = seat_names(tr) if seat is not None else names_from(table, 0, tr)
+    last = None if view is None else last_trick(turned(view, seat or 0), tr, names)
+    shown = Piece.of("last_trick", last=last, names=names)
     return answer(render_once(TEMPLATE, shown, visit.lang))

@@ -42,6 +42,7 @@ from app.store import GameStore, StoredTable, StreamSeen
 from app.web.games import GameNotFound
 from app.web.hearts.pace import CARD_SECONDS, shown_seconds
 from app.web.hearts.service import moon_of, random_code
+from app.web.hearts.tables.watch import WATCH_DELAYS, WATCHER, note_change
 from app.web.hearts.thinking import THINKING
 from app.web.profile import record_hearts_match
 
@@ -119,6 +120,9 @@ class Table:
     reactions: list[list[Any]] = field(default_factory=list)
     # When the pages will have shown the cards of the last change that played any (pace.py).
     shown_at: float = 0.0
+    watch_delay: str = "none"  # how far behind watchers see the match (watch.py)
+    # The changes since the match started, as long as a delay may show them (watch.py).
+    watch_log: list[list[Any]] = field(default_factory=list)
 
     CREATOR = 0  # the creator sits South
 
@@ -140,6 +144,8 @@ class Table:
             # Reactions stored before they had a time count as long past.
             [r if len(r) == 4 else [*r[:3], 0.0] for r in state["reactions"]],
             state.get("shown_at", 0.0),
+            state.get("watch_delay", "none"),
+            state.get("watch_log", []),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -158,6 +164,8 @@ class Table:
             "log": self.log,
             "reactions": self.reactions,
             "shown_at": self.shown_at,
+            "watch_delay": self.watch_delay,
+            "watch_log": self.watch_log,
         }
 
     def seat_of(self, session_id: str) -> int | None:
@@ -258,24 +266,29 @@ class Waits:
 @dataclass(frozen=True, slots=True)
 class Presence:
     """Whose event streams are open: ``connected`` by seat, and ``last_seen``, when a seat's
-    last stream was last heard of (None: the seat never had one); ``grace`` is Waits.grace."""
+    last stream was last heard of (None: the seat never had one); ``grace`` is Waits.grace;
+    ``watchers``: the watchers' streams open (watch.WATCHER's, in the store)."""
 
     connected: tuple[bool, ...]
     last_seen: tuple[float | None, ...]
     grace: float
+    watchers: int = 0
 
     @classmethod
     def of(cls, streams: Iterable[StreamSeen], now: float, waits: Waits) -> Presence:
         connected = [False] * NUM_SEATS
         last: list[float | None] = [None] * NUM_SEATS
+        watchers = 0
         for stream in streams:
+            alive = stream.open and stream.seen_at > now - waits.stale
+            if stream.seat == WATCHER:
+                watchers += alive
             if not 0 <= stream.seat < NUM_SEATS:
                 continue
-            alive = stream.open and stream.seen_at > now - waits.stale
             connected[stream.seat] |= alive
             seen = last[stream.seat]
             last[stream.seat] = stream.seen_at if seen is None else max(seen, stream.seen_at)
-        return cls(tuple(connected), tuple(last), waits.grace)
+        return cls(tuple(connected), tuple(last), waits.grace, watchers)
 
     def gone_at(self, seat: int, started_at: float) -> float | None:
         """When a seat without an open stream counts as gone (None: it has one): the grace period
@@ -346,6 +359,7 @@ async def change(
                 *table.log[-(LOG_LENGTH - 1) :],
                 [table.version + 1, hand, [[p.seat, p.card] for p in plays], was],
             ]
+            note_change(table, table.version + 1, plays, now())
             saved = await store.table_compare_and_set(table_id, table.version, table.to_json())
             if saved is None:
                 if version is not None:
@@ -389,8 +403,8 @@ async def create(
     return Table.load(stored)
 
 
-def settings_valid(bot_level: str, turn_seconds: int | None) -> bool:
-    return bot_level in LEVEL_LETTERS and (
+def settings_valid(bot_level: str, turn_seconds: int | None, watch_delay: str = "none") -> bool:
+    return bot_level in LEVEL_LETTERS and watch_delay in WATCH_DELAYS and (
         turn_seconds is None or TURN_SECONDS_MIN <= turn_seconds <= TURN_SECONDS_MAX
     )
 
@@ -422,10 +436,11 @@ def sit(session_id: str, name: str, wanted: int | None) -> Change:
 
 def start(
     session_id: str, bot_level: str | None, turn_seconds: int | bool | None, now: float,
-    rules: HeartsRules | None = None,
+    rules: HeartsRules | None = None, watch_delay: str | None = None,
 ) -> Change:
     """``turn_seconds``: False keeps the table's setting; ``rules``: the match's house rules
-    (the seed's when None)."""
+    (the seed's when None); ``watch_delay``: how far behind watchers see it (watch.py; None
+    keeps the table's)."""
 
     def apply(table: Table) -> list[PlayedCard]:
         if table.seat_of(session_id) != Table.CREATOR:
@@ -436,6 +451,8 @@ def start(
             table.bot_level = bot_level
         if turn_seconds is not False:
             table.turn_seconds = turn_seconds if isinstance(turn_seconds, int) else None
+        if watch_delay is not None:
+            table.watch_delay = watch_delay
         table.match = HeartsMatch.new(random_code(LEVEL_LETTERS[table.bot_level]), rules=rules)
         table.started_at = now
         return bots_answer(table)

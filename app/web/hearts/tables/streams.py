@@ -20,6 +20,7 @@ from app.metrics import LIVE_TABLES, OPEN_STREAMS
 from app.rules.cards import card_text
 from app.store import GameStore, StoreError
 from app.web.hearts.tables.service import Presence, Table, Waits
+from app.web.hearts.tables.watch import WATCHER
 
 logger = logging.getLogger(__name__)
 
@@ -73,22 +74,24 @@ class OpenStreams:
         self._store = store
         self._now = now
         self._waits = waits
-        self._streams: dict[str, dict[str, int | None]] = {}  # table -> stream -> seat
+        self._streams: dict[str, dict[str, int]] = {}  # table -> stream -> seat (or WATCHER)
         self._presence: dict[str, Presence] = {}
         self._task: asyncio.Task[None] | None = None
 
     async def opened(self, table_id: str, stream: str, seat: int | None) -> None:
-        """A stream of ``seat`` (None: a watcher's) opened here."""
+        """A stream of ``seat`` (None: a watcher's, counted in the store as seat WATCHER)
+        opened here."""
+        seat = WATCHER if seat is None else seat
         self._streams.setdefault(table_id, {})[stream] = seat
         OPEN_STREAMS.inc()
         LIVE_TABLES.set(len(self._streams))
-        if seat is not None:
-            await self._store.table_streams_seen([(table_id, seat, stream)])
+        await self._store.table_streams_seen([(table_id, seat, stream)])
         await self._refresh([table_id])
         if self._task is None or self._task.done():
             self._task = detached_task(self._beat())
 
     async def closed(self, table_id: str, stream: str, seat: int | None) -> None:
+        seat = WATCHER if seat is None else seat
         streams = self._streams.get(table_id, {})
         if streams.pop(stream, False) is not False:
             OPEN_STREAMS.dec()
@@ -96,8 +99,7 @@ class OpenStreams:
             self._streams.pop(table_id, None)
             self._presence.pop(table_id, None)
         LIVE_TABLES.set(len(self._streams))
-        if seat is not None:
-            await self._store.table_stream_closed(table_id, seat, stream)
+        await self._store.table_stream_closed(table_id, seat, stream)
         if streams:
             await self._refresh([table_id])
 
@@ -124,15 +126,14 @@ class OpenStreams:
     async def _beat(self) -> None:
         while self._streams:
             await asyncio.sleep(self._waits.heartbeat)
-            seated = [
+            seen = [
                 (table_id, seat, stream)
                 for table_id, streams in self._streams.items()
                 for stream, seat in streams.items()
-                if seat is not None
             ]
             try:
-                if seated:
-                    await self._store.table_streams_seen(seated)
+                if seen:
+                    await self._store.table_streams_seen(seen)
                 await self._refresh(list(self._streams))
             except StoreError as error:  # the next beat tries again
                 logger.warning("the open table streams could not be told: %s", error)

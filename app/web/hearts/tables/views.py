@@ -1,12 +1,12 @@
 """What one browser may see of a table: the JSON view (the API and every event) and the seat
 names. Built from that seat's :class:`HeartsView` only, so no card of another hand can reach
-it; a watcher gets a view with no hand at all. The deal code would give every hand away (anyone
-can run the shuffle), so it stays null until the match is over.
+it; a watcher's is built from the match's public part only (watch.py), with no hand at all.
+The deal code would give every hand away (anyone can run the shuffle), so it stays null until
+the match is over.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -24,6 +24,7 @@ from app.web.api_models import (
     ShownCard,
 )
 from app.web.hearts.tables.service import Presence, ReactionName, Table
+from app.web.hearts.tables.watch import PublicMatch, WatchDelay, public_moment
 
 
 class TableSeat(SeatState):
@@ -74,6 +75,17 @@ class TableView(HeartsState):
     started: bool
     pass_chosen: bool
     reactions: list[Reaction]
+    watchers: int = Field(ge=0, description="How many watch the table now (event streams open "
+                          "without a seat: the watch link's, or the invite's before sitting).")
+    watch_code: str | None = Field(
+        default=None,
+        description="The code of the table's watch link (`/hearts/w/{watch_code}`, "
+        "`GET /api/hearts/watch/{watch_code}`): whoever has it can watch, never sit or act.",
+    )
+    watch_delay: WatchDelay = Field(
+        description="How far behind watchers see the match: none, one trick (the table as it "
+        "stood four cards ago; the match's end at once), or 30 seconds."
+    )
 
 
 def _cards(mask: int) -> list[str]:
@@ -85,15 +97,16 @@ def _plays(plays: tuple[PlayedCard, ...]) -> list[Play]:
 
 
 def seat_view(table: Table, seat: int | None) -> HeartsView | None:
-    """The match as ``seat`` may see it; a watcher sees South's view without its hand."""
-    if table.match is None:
+    """The match as ``seat`` may see it; a watcher (None) sees its public part only, made
+    from a public moment that holds no hand (watch.PublicMatch)."""
+    match = table.match
+    if match is None:
         return None
-    view = table.match.view(0 if seat is None else seat)
-    if seat is None:
-        view = replace(
-            view, hand=0, legal=0, passed=None, received=None, pass_choice=0, pass_chosen=False
-        )
-    return view
+    if seat is not None:
+        return match.view(seat)
+    if isinstance(match, PublicMatch):
+        return match.public_view
+    return PublicMatch(public_moment(match), match.rules, match.deal).public_view
 
 
 def table_view(table: Table, session_id: str, now: float, presence: Presence) -> TableView:
@@ -147,6 +160,8 @@ def table_view(table: Table, session_id: str, now: float, presence: Presence) ->
         undo_available=False,
         rules=HeartsRulesState(**(view.rules if view else SEED_RULES).to_json()),
         reactions=[Reaction(version=v, seat=s, reaction=r) for v, s, r, _ in table.reactions],
+        watchers=presence.watchers,
+        watch_delay=table.watch_delay,  # type: ignore[arg-type]
     )
 
 

@@ -1,0 +1,187 @@
+"""Watching a table (app/web/hearts/tables/watch.py): the watch link's code, and a whole match
+watched under every house-rule preset and every delay, each view and page the watcher gets
+checked against the hands dealt at the version it shows: no card of a hand or a pass, ever,
+and never a table newer than the delay allows. The app's clock is the test's (Clock)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import pytest
+
+from app.rules.cards import card_text, cards_in
+from app.rules.hearts_rules import PRESETS
+from app.web.hearts.tables import service
+from app.web.hearts.tables.service import Presence
+from app.web.hearts.tables.views import table_view
+from app.web.hearts.tables.watch import (
+    DELAY_CARDS,
+    DELAY_SECONDS,
+    WATCH_DELAYS,
+    cards_played,
+    public_moment,
+    table_of,
+    watch_code,
+    watched,
+)
+
+SECRET = "test-secret-key-long-enough-for-the-check"
+CARD_ATTR = re.compile(r'data-card="(\w+)"')
+STEP_SECONDS = 7.0  # the clock moves this much between two moves: the 30 s delay lags behind
+NOBODY = Presence((False,) * 4, (None,) * 4, 12.0)
+# The table's own delay for each preset's match; every delay is also checked at every step.
+CHOSEN = {"seed": "none", "omnibus": "trick", "no_pass": "30s", "tournament": "trick",
+          "new_moon": "30s"}
+
+
+def test_a_watch_code_names_its_table_and_tells_nothing_of_its_id():
+    table_id = "q3PpjM8yY0Ue3n2dlMx4Tw"
+    code = watch_code(SECRET, table_id)
+    assert code != table_id and len(code) == 22
+    assert table_of(SECRET, code) == table_id
+    assert table_of("another-secret-key-long-enough-for-it", code) != table_id
+    # One spelling per code; anything else names no table.
+    for wrong in ("", "short", code + "A", "!" * 22, code[:-1] + "=="):
+        assert table_of(SECRET, wrong) is None
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+async def test_a_watcher_sees_no_hidden_card_under_every_rule_and_delay(
+    preset, app, new_client, clock
+):
+    store = app.state.store
+    creator, guest = new_client(), new_client()
+    watcher = new_client()
+    created = (await creator.post(
+        "/api/hearts/tables", json={"bot_level": "easy", "turn_seconds": None, "name": "An"}
+    )).json()
+    table_id, code = created["table_id"], created["watch_code"]
+    api = f"/api/hearts/tables/{table_id}"
+    assert (await guest.post(f"{api}/seats", json={"seat": 2, "name": "Lan"})).status_code == 200
+
+    # Before the start: the watcher sees the seats, no match, and the page never the id.
+    before = (await watcher.get(f"/api/hearts/watch/{code}")).json()
+    assert before["phase"] == "waiting" and before["my_seat"] is None
+    assert before["table_id"] == code
+    waiting = (await watcher.get(f"/hearts/w/{code}")).text
+    assert table_id not in waiting and 'data-action="sit"' not in waiting
+    assert 'id="tb-waiting"' not in waiting  # nobody is asked to sit
+
+    # Each preset's rules, to 50 points: a whole match in fewer hands.
+    rules = {**PRESETS[preset].to_json(), "target": 50}
+    started = await creator.post(f"{api}/start",
+                                 json={"rules": rules, "watch_delay": CHOSEN[preset]})
+    assert started.status_code == 200, started.text
+    assert started.json()["watch_delay"] == CHOSEN[preset]
+
+    # version -> the hand, the cards played in it, and when the change was made
+    history: dict[int, tuple[int, frozenset[str], float]] = {}
+    seen_versions: set[int] = set()
+
+    async def record() -> None:
+        table = await service.load(store, table_id)
+        match = table.match
+        assert match is not None
+        history[table.version] = (match.hand_number, played_cards(match), clock())
+
+    await record()
+
+    def check(view: dict, delay: str, now: float, latest: service.Table) -> None:
+        """The watcher's view against the hands dealt at the version it shows."""
+        assert view["my_seat"] is None and view["hand"] == [] and view["legal"] == []
+        assert view["passed"] is None and view["received"] is None
+        assert not view["pass_chosen"]
+        if view["phase"] == "waiting":
+            return
+        shown = view["version"]
+        hand, played, when = history[shown]
+        assert view["hand_number"] == hand
+        on_table = {p["card"] for t in view["tricks"] for p in t["cards"]} | {
+            p["card"] for p in view["trick"]}
+        assert on_table == played  # every card played then, and none still in a hand
+        for seat in view["seats"]:
+            assert seat["played_away"] == [] and (seat["autoplayed_card"] in played
+                                                  or seat["autoplayed_card"] is None)
+        if view["phase"] != "match_over":
+            assert view["deal"] is None
+        moment = public_moment(latest.match)
+        if delay == "30s" and shown != latest.version:
+            assert when <= now - DELAY_SECONDS
+        if delay == "trick" and view["phase"] != "match_over" and shown != latest.version:
+            shown_count = 52 * hand + len(played)
+            assert shown_count <= cards_played(moment) - DELAY_CARDS
+        if delay == "none":
+            assert shown == latest.version
+
+    async def watch_everything() -> None:
+        latest = await service.load(store, table_id)
+        now = clock()
+        # Every delay, from the table as stored (the page's pieces: below, at the table's).
+        for delay in WATCH_DELAYS:
+            shown = watched(replace(latest, watch_delay=delay), now)
+            check(table_view(shown, "", now, NOBODY).model_dump(mode="json"), delay, now, latest)
+        # The table's own delay, through the watch link: the API, the page, the last trick.
+        view = (await watcher.get(f"/api/hearts/watch/{code}")).json()
+        check(view, latest.watch_delay, now, latest)
+        seen_versions.add(view["version"])
+        page = (await watcher.get(f"/hearts/w/{code}")).text
+        shown_played = history[view["version"]][1] if view["phase"] != "waiting" else set()
+        assert set(CARD_ATTR.findall(page)) <= shown_played
+        over = view["phase"] == "match_over"
+        assert (table_id in page) == over  # only the replay's link, once it is over
+        last = (await watcher.get(f"/hearts/w/{code}/last-trick")).text
+        assert set(CARD_ATTR.findall(last)) <= shown_played
+        # A watcher who has the invite link but no seat sees the same, at the same delay.
+        stranger = (await watcher.get(api)).json()
+        assert stranger["version"] == view["version"] and stranger["my_seat"] is None
+
+    players = {0: creator, 2: guest}
+    for _ in range(2000):
+        # The players' pages keep their streams open: nobody is away.
+        await store.table_streams_seen([(table_id, s, f"page{s}") for s in players])
+        await watch_everything()
+        view = (await creator.get(api)).json()
+        if view["phase"] in ("match_over", "moon"):  # a player's moon choice: tables have none
+            break
+        if view["phase"] == "hand_over":
+            moved = await creator.post(f"{api}/next-hand")
+        elif view["phase"] == "passing":
+            moved = None
+            for player in players.values():
+                mine = (await player.get(api)).json()
+                if not mine["pass_chosen"]:
+                    moved = await player.post(f"{api}/pass", json={"cards": mine["hand"][:3]})
+                    break
+        else:
+            player = players[view["turn"]]
+            moved = await player.post(f"{api}/play",
+                                      json={"card": (await player.get(api)).json()["legal"][0]})
+        assert moved is not None and moved.status_code == 200, moved
+        await record()
+        clock.advance(STEP_SECONDS)
+    else:
+        pytest.fail("the match did not end")
+    # The delay lets the watcher catch up: once it has passed, the table as it is.
+    clock.advance(DELAY_SECONDS + 1)
+    await watch_everything()
+    final = (await watcher.get(f"/api/hearts/watch/{code}")).json()
+    assert final["version"] == (await creator.get(api)).json()["version"]
+    if CHOSEN[preset] != "none":
+        assert len(seen_versions) > 1 and min(seen_versions) < final["version"]
+
+
+def played_cards(match) -> frozenset[str]:
+    view = match.view(0)
+    played = [p.card for t in view.tricks for p in t.cards] + [p.card for p in view.trick]
+    return frozenset(card_text(c) for c in played)
+
+
+def test_a_public_moment_holds_no_hand():
+    from app.rules.hearts import HeartsMatch
+
+    match = HeartsMatch.new("HT1-N-AAAAAAA")
+    moment = public_moment(match)
+    hand_cards = {card_text(c) for c in cards_in(match.view(0).hand)}
+    assert not {"hands", "chosen_cards", "passed", "hand"} & moment.keys()
+    assert moment["cards_left"] == [13, 13, 13, 13] and hand_cards
