@@ -2,9 +2,9 @@
 
 A watcher has no seat and no way to act: the watch link carries a code of its own that names
 the table without giving its id away (the id is the invitation, and lets its holder sit). The
-code is the table id put through a four-round Feistel network whose round function is an
-HMAC-SHA256 under the server's key: a permutation of the 128-bit ids, so the server reads the id
-back from the code, and without the key one tells nothing of the other.
+code is the table id's 16 bytes enciphered as one AES block under a key drawn from the server's
+key: a permutation of the ids, so the server reads the id back from the code, and without the key
+one tells nothing of the other (a single block needs no mode, IV or padding).
 
 What a watcher sees is the table's public part only: :func:`public_moment` copies from the
 match what every seat shows (the cards played, the tricks, the points, the cards each seat has
@@ -28,6 +28,8 @@ import hmac
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal, cast, get_args
 
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
 from app.rules.hearts import NUM_SEATS, HeartsMatch, HeartsRules, HeartsView, PlayedCard, Trick
 
 if TYPE_CHECKING:
@@ -41,20 +43,15 @@ DELAY_CARDS = 4  # one trick
 WATCHER = NUM_SEATS
 # Changes kept in the watch log at most, whatever the delay needs (a bound on the record).
 WATCH_LOG_MOST = 240
-_ROUNDS = 4
 _ID_BYTES = 16
 
 
 # -- the watch code ---------------------------------------------------------------------------
 
 
-def _round(secret: str, number: int, half: bytes) -> bytes:
-    message = b"cardroom-watch:%d:" % number + half
-    return hmac.new(secret.encode(), message, hashlib.sha256).digest()[: len(half)]
-
-
-def _xor(a: bytes, b: bytes) -> bytes:
-    return bytes(x ^ y for x, y in zip(a, b, strict=True))
+def _cipher(secret: str) -> Cipher[modes.ECB]:
+    key = hmac.new(secret.encode(), b"cardroom-watch", hashlib.sha256).digest()[:_ID_BYTES]
+    return Cipher(algorithms.AES(key), modes.ECB())
 
 
 def _decoded(text: str) -> bytes | None:
@@ -77,10 +74,7 @@ def watch_code(secret: str, table_id: str) -> str:
     raw = _decoded(table_id)
     if raw is None:
         raise ValueError("not a table id")
-    left, right = raw[:8], raw[8:]
-    for number in range(_ROUNDS):
-        left, right = right, _xor(left, _round(secret, number, right))
-    return _encoded(left + right)
+    return _encoded(_cipher(secret).encryptor().update(raw))
 
 
 def table_of(secret: str, code: str) -> str | None:
@@ -88,10 +82,7 @@ def table_of(secret: str, code: str) -> str | None:
     raw = _decoded(code)
     if raw is None:
         return None
-    left, right = raw[:8], raw[8:]
-    for number in reversed(range(_ROUNDS)):
-        left, right = _xor(right, _round(secret, number, left)), left
-    return _encoded(left + right)
+    return _encoded(_cipher(secret).decryptor().update(raw))
 
 
 # -- the public part of a match ---------------------------------------------------------------
