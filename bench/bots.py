@@ -35,7 +35,7 @@ import sys
 import time
 from multiprocessing import Pool
 
-from app.bots import choose_moon, choose_pass, choose_play, decision_seed, hard
+from app.bots import choose_moon, choose_pass, choose_play, decision_seed, expert, hard
 from app.rules.cards import JACK_OF_DIAMONDS, QUEEN_OF_SPADES, cards_in
 from app.rules.deal_codes import number_to_letters, seed_from
 from app.rules.hearts import HeartsMatch, deal_hands, pass_direction
@@ -43,10 +43,12 @@ from app.rules.hearts_rules import PRESETS
 
 ISMCTS_SIMULATIONS = 1000
 ISMCTS_UCT_C = 2.0
-OURS = ("easy", "normal", "hard")
-PLAYERS = (*OURS, "hardnp", "hardref", "ismcts")
+OURS = ("easy", "normal", "hard", "expert")
+PLAYERS = (*OURS, "hardnp", "hardref", "expertnr", "ismcts")
 # hard.PlaySearch of ``hardref``; a plain dict so that ``--think`` also runs on older trees.
 REFERENCE_SEARCH = {"plays": 12_000, "min_deals": 6, "max_deals": 120}
+# The level whose pass each player makes (players not listed pass as their level).
+PASSES_AS = {"hardnp": "normal", "hardref": "normal", "ismcts": "normal", "expertnr": "expert"}
 # OpenSpiel's pass directions (its players are our seats, play also runs 0→1→2→3).
 _OS_PASS = {"none": 0, "left": 1, "across": 2, "right": 3}
 # Deal numbers of the tournament start here, away from small numbers used by tests.
@@ -133,7 +135,7 @@ def play_hand(players: tuple[str, ...], number: int, hand_number: int, rules: st
     if match.phase == "passing":
         for seat in range(4):
             view = match.view(seat)
-            level = players[seat] if players[seat] in OURS else "normal"
+            level = PASSES_AS.get(players[seat], players[seat])
             match.choose_pass(seat, choose_pass(level, view, decision_seed(view, "pass")))
         if ismcts is not None:
             ismcts.passed(match.state.passed)
@@ -151,6 +153,8 @@ def play_hand(players: tuple[str, ...], number: int, hand_number: int, rules: st
             card = ismcts.choose(view.legal)
         elif player == "hardref":
             card = hard.choose_play(view, decision_seed(view), hard.PlaySearch(**REFERENCE_SEARCH))
+        elif player == "expertnr":
+            card = expert.choose_play(view, decision_seed(view), reading=None)
         elif player == "hardnp":
             card = choose_play("hard", view, decision_seed(view))
         else:
