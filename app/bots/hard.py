@@ -62,6 +62,9 @@ PASS_SEARCH = PassSearch(screen_deals=8, final_deals=64, finalists=12)
 MATCH_POINT_WEIGHT = 40.0
 # A candidate must beat the Normal choice by this many points per sampled deal to overrule it.
 NORMAL_PREFERENCE = 0.05
+# Playing for the moon must beat playing on by this many points per deal: its play-outs meet
+# only Normal's defence, which a real table's is better than.
+MOON_PLAN_MARGIN = 2.0
 
 _SEED_MASK = (1 << 64) - 1
 
@@ -170,17 +173,19 @@ def _evaluate_play(
             deals * reading.drawn, history(view), reading.noise, _may_shoot(pos, me, reading),
         )  # fmt: skip
         if moon is not None:
-            points, results = _better_plan((points, results), moon)
+            points, results = _better_plan((points, results), moon, deals)
     return _Evaluation(cands, default, _values(points, results), points, deals)
 
 
 def _better_plan(
-    plain: tuple[list[int], list[int]], moon: tuple[list[int], list[int]]
+    plain: tuple[list[int], list[int]], moon: tuple[list[int], list[int]], deals: int
 ) -> tuple[list[int], list[int]]:
-    """Per choice, the sums (points, match results) of the plan that values it more: playing
-    on as Normal, or playing for the moon."""
+    """Per choice, the sums (points, match results) over ``deals`` deals of the plan that
+    values it more: playing on as Normal, or playing for the moon, which must be better by
+    MOON_PLAN_MARGIN a deal."""
     plain_values, moon_values = _values(*plain), _values(*moon)
-    better = [m > p for p, m in zip(plain_values, moon_values, strict=True)]
+    margin = MOON_PLAN_MARGIN * deals
+    better = [m > p + margin for p, m in zip(plain_values, moon_values, strict=True)]
     return (
         [m if b else p for p, m, b in zip(plain[0], moon[0], better, strict=True)],
         [m if b else p for p, m, b in zip(plain[1], moon[1], better, strict=True)],
@@ -247,7 +252,7 @@ def _evaluate_pass(view, seed: int, search: PassSearch = PASS_SEARCH) -> _Evalua
         plain = _search.pass_rollouts(*args)
         if shooter is None:
             return plain
-        return _better_plan(plain, _search.pass_rollouts(*args, shooter))
+        return _better_plan(plain, _search.pass_rollouts(*args, shooter), last - first)
 
     points, results = rollouts(0, screen, choices)
     values = _values(points, results)
