@@ -6,13 +6,16 @@ both sides hold every hand equally often and the luck of the deal cancels out. E
 single hand (totals at 0) of the real engine; the deals cycle through hand numbers 1–4, so all
 four pass directions (left, right, across, none) occur equally.
 
-Players: ``easy``, ``normal``, ``hard`` (ours, as the web layer calls them) and ``ismcts``:
-OpenSpiel's ``ISMCTSBot``, 1,000 simulations, random rollouts, for card play only; it passes
-with our Normal policy (its own pass-phase resampling is broken). Two more measure Hard against
+Players: ``easy``, ``normal``, ``hard``, ``expert`` (ours, as the web layer calls them) and
+``ismcts``: OpenSpiel's ``ISMCTSBot``, 1,000 simulations, random rollouts, for card play only;
+it passes with our Normal policy (its own pass-phase resampling is broken). Two more measure
+Hard against
 itself: ``hardnp`` plays as Hard and passes as Normal (what passing by search gains), and
 ``hardref`` is the Hard of before issue 17: Normal's pass and the search size of the time,
 12,000 simulated plays per decision (``REFERENCE_SEARCH``; its decisions are the old ones, the
-C core playing exactly what the Python rollouts played).
+C core playing exactly what the Python rollouts played). ``expertnr`` is Expert without
+reading the others' plays (its deals uniform, as Hard's; its pass is Expert's), so that
+``expert-expertnr`` measures what the reading alone gains.
 
     nice .venv/bin/python -m bench.bots --pairing hard-normal --table 1v3 --deals 500
 
