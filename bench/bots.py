@@ -357,6 +357,64 @@ def think(level: str, deals: int, first: int) -> str:
     )
 
 
+def reading(deals: int, first: int, worlds: int = 300) -> str:
+    """How well Expert's reading places the cards a seat cannot see. Hands are played by Hard
+    at every seat; at each decision with a choice after the first trick, ``worlds`` deals are
+    sampled as Hard samples them and weighed as Expert weighs them. For each unseen card, the
+    share of the weight that puts it in the hand that really holds it: uniform (Hard) against
+    weighted (Expert), over all unseen cards and for the Q♠ alone while it is unseen."""
+    from app.bots import _search
+    from app.bots.model import from_view
+
+    noise = expert.READING.noise
+    sums = {"uniform": 0.0, "weighted": 0.0, "queen uniform": 0.0, "queen weighted": 0.0}
+    cards = queens = 0
+    for index in range(first, first + deals):
+        match = start_hand(FIRST_DEAL + index, 1 + index % 4)
+        if match.phase == "passing":
+            for seat in range(4):
+                view = match.view(seat)
+                match.choose_pass(seat, choose_pass("hard", view, decision_seed(view, "pass")))
+        while match.phase == "playing":
+            seat = match.turn
+            view = match.view(seat)
+            if view.legal.bit_count() > 1 and view.tricks:
+                pos = from_view(view)
+                known, need, unseen = hard.knowledge(pos, view)
+                plays = hard.history(view)
+                truth = match.state.hands
+                state = decision_seed(view)
+                right: list[list[bool]] = []
+                weights: list[float] = []
+                for _ in range(worlds):
+                    hands, state = _search.sample_hands(known, seat, need, unseen, state)
+                    log_w = _search.plays_likelihood(view.rules, seat, hands, plays, noise)
+                    weights.append(math.exp(log_w))
+                    right.append([bool(hands[owner(truth, c)] >> c & 1) for c in cards_in(unseen)])
+                total = sum(weights)
+                for i, c in enumerate(cards_in(unseen)):
+                    uniform = sum(r[i] for r in right) / worlds
+                    weighted = sum(w for r, w in zip(right, weights, strict=True) if r[i]) / total
+                    sums["uniform"] += uniform
+                    sums["weighted"] += weighted
+                    cards += 1
+                    if c == QUEEN_OF_SPADES:
+                        sums["queen uniform"] += uniform
+                        sums["queen weighted"] += weighted
+                        queens += 1
+            match.play(choose_play("hard", view, decision_seed(view)))
+    return (
+        f"{cards} unseen cards in the decisions of {deals} deals: the weight on each card's"
+        f" true hand, uniform {sums['uniform'] / cards:.3f}, read {sums['weighted'] / cards:.3f};"
+        f" the Q♠ ({queens} times) uniform {sums['queen uniform'] / queens:.3f}, read"
+        f" {sums['queen weighted'] / queens:.3f}"
+    )
+
+
+def owner(hands: tuple[int, ...], card: int) -> int:
+    return next(s for s in range(4) if hands[s] >> card & 1)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pairing", default="normal-easy", help="A-B, e.g. hard-ismcts")
@@ -368,7 +426,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--summarize", nargs="*", metavar="FILE", help="print the table only")
     parser.add_argument("--think", choices=OURS, help="time this level's decisions instead")
     parser.add_argument("--rules", choices=tuple(PRESETS), default="seed", help="house rules")
+    parser.add_argument(
+        "--reading", action="store_true", help="how well Expert's reading places hidden cards"
+    )
     args = parser.parse_args(argv)
+    if args.reading:
+        print(reading(args.deals, args.first))
+        return
     if args.think:
         print(think(args.think, args.deals, args.first))
         return
