@@ -838,6 +838,28 @@ fail:
     return NULL;
 }
 
+/* The candidate cards of a play decision: 1 to 13, each legal for the deciding seat, whose
+ * turn it must be. Their number, or -1 with an exception set. */
+static int read_candidates(PyObject *cands_obj, const Knowledge *k, int cands[13]) {
+    Py_ssize_t n = PySequence_Size(cands_obj);
+    if (n < 1 || n > 13) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "candidates: 1 to 13 cards");
+        return -1;
+    }
+    if (!read_ints(cands_obj, cands, (int)n, "candidates")) return -1;
+    if (k->pos.turn != k->me || k->pos.tricks_done >= 13) {
+        PyErr_SetString(PyExc_ValueError, "it must be the deciding seat's turn");
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        if (cands[i] < 0 || cands[i] > 51 || !(legal(&k->pos, k->me) & BIT(cands[i]))) {
+            PyErr_SetString(PyExc_ValueError, "candidates: every card must be legal now");
+            return -1;
+        }
+    }
+    return (int)n;
+}
+
 static PyObject *py_play_rollouts(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *pos_obj, *need, *cands_obj, *totals_obj;
     int me, worlds;
@@ -849,23 +871,11 @@ static PyObject *py_play_rollouts(PyObject *Py_UNUSED(self), PyObject *args) {
                           &totals_obj, &state, &worlds))
         return NULL;
     if (!read_knowledge(pos_obj, me, need, unseen, &k)) return NULL;
-    Py_ssize_t n = PySequence_Size(cands_obj);
-    if (n < 1 || n > 13) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "candidates: 1 to 13 cards");
+    int n = read_candidates(cands_obj, &k, cands);
+    if (n < 0 || !read_signed(totals_obj, totals, 4, "totals")) return NULL;
+    if (worlds < 1) {
+        PyErr_SetString(PyExc_ValueError, "worlds >= 1");
         return NULL;
-    }
-    if (!read_ints(cands_obj, cands, (int)n, "candidates") ||
-        !read_signed(totals_obj, totals, 4, "totals"))
-        return NULL;
-    if (k.pos.turn != me || k.pos.tricks_done >= 13 || worlds < 1) {
-        PyErr_SetString(PyExc_ValueError, "it must be the deciding seat's turn, worlds >= 1");
-        return NULL;
-    }
-    for (int i = 0; i < n; i++) {
-        if (cands[i] < 0 || cands[i] > 51 || !(legal(&k.pos, me) & BIT(cands[i]))) {
-            PyErr_SetString(PyExc_ValueError, "candidates: every card must be legal now");
-            return NULL;
-        }
     }
     memset(t, 0, sizeof t);
     uint64_t rng = state;
@@ -943,26 +953,11 @@ static PyObject *py_weighted_rollouts(PyObject *Py_UNUSED(self), PyObject *args)
         return NULL;
     if (!read_knowledge(pos_obj, me, need, unseen, &k) || !read_history(history_obj, &h))
         return NULL;
-    Py_ssize_t n = PySequence_Size(cands_obj);
-    if (n < 1 || n > 13) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "candidates: 1 to 13 cards");
+    int n = read_candidates(cands_obj, &k, cands);
+    if (n < 0 || !read_signed(totals_obj, totals, 4, "totals")) return NULL;
+    if (worlds < 1 || drawn < 1 || drawn > 100000 || !(noise > 0.0 && noise <= 1.0)) {
+        PyErr_SetString(PyExc_ValueError, "worlds >= 1, 1 <= drawn <= 100000, 0 < noise <= 1");
         return NULL;
-    }
-    if (!read_ints(cands_obj, cands, (int)n, "candidates") ||
-        !read_signed(totals_obj, totals, 4, "totals"))
-        return NULL;
-    if (k.pos.turn != me || k.pos.tricks_done >= 13 || worlds < 1 || drawn < 1 ||
-        drawn > 100000 || !(noise > 0.0 && noise <= 1.0)) {
-        PyErr_SetString(PyExc_ValueError,
-                        "it must be the deciding seat's turn; worlds >= 1, 1 <= drawn <= 100000,"
-                        " 0 < noise <= 1");
-        return NULL;
-    }
-    for (int i = 0; i < n; i++) {
-        if (cands[i] < 0 || cands[i] > 51 || !(legal(&k.pos, me) & BIT(cands[i]))) {
-            PyErr_SetString(PyExc_ValueError, "candidates: every card must be legal now");
-            return NULL;
-        }
     }
     Mask *deals = PyMem_Malloc(sizeof(Mask) * 4 * (size_t)drawn);
     double *weights = PyMem_Malloc(sizeof(double) * (size_t)drawn);
