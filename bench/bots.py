@@ -6,13 +6,16 @@ both sides hold every hand equally often and the luck of the deal cancels out. E
 single hand (totals at 0) of the real engine; the deals cycle through hand numbers 1–4, so all
 four pass directions (left, right, across, none) occur equally.
 
-Players: ``easy``, ``normal``, ``hard`` (ours, as the web layer calls them) and ``ismcts``:
-OpenSpiel's ``ISMCTSBot``, 1,000 simulations, random rollouts, for card play only; it passes
-with our Normal policy (its own pass-phase resampling is broken). Two more measure Hard against
+Players: ``easy``, ``normal``, ``hard``, ``expert`` (ours, as the web layer calls them) and
+``ismcts``: OpenSpiel's ``ISMCTSBot``, 1,000 simulations, random rollouts, for card play only;
+it passes with our Normal policy (its own pass-phase resampling is broken). Two more measure
+Hard against
 itself: ``hardnp`` plays as Hard and passes as Normal (what passing by search gains), and
 ``hardref`` is the Hard of before issue 17: Normal's pass and the search size of the time,
 12,000 simulated plays per decision (``REFERENCE_SEARCH``; its decisions are the old ones, the
-C core playing exactly what the Python rollouts played).
+C core playing exactly what the Python rollouts played). ``expertnr`` is Expert without
+reading the others' plays (its deals uniform, as Hard's; its pass is Expert's), so that
+``expert-expertnr`` measures what the reading alone gains.
 
     nice .venv/bin/python -m bench.bots --pairing hard-normal --table 1v3 --deals 500
 
@@ -35,7 +38,7 @@ import sys
 import time
 from multiprocessing import Pool
 
-from app.bots import choose_moon, choose_pass, choose_play, decision_seed, hard
+from app.bots import choose_moon, choose_pass, choose_play, decision_seed, expert, hard
 from app.rules.cards import JACK_OF_DIAMONDS, QUEEN_OF_SPADES, cards_in
 from app.rules.deal_codes import number_to_letters, seed_from
 from app.rules.hearts import HeartsMatch, deal_hands, pass_direction
@@ -43,10 +46,12 @@ from app.rules.hearts_rules import PRESETS
 
 ISMCTS_SIMULATIONS = 1000
 ISMCTS_UCT_C = 2.0
-OURS = ("easy", "normal", "hard")
-PLAYERS = (*OURS, "hardnp", "hardref", "ismcts")
+OURS = ("easy", "normal", "hard", "expert")
+PLAYERS = (*OURS, "hardnp", "hardref", "expertnr", "ismcts")
 # hard.PlaySearch of ``hardref``; a plain dict so that ``--think`` also runs on older trees.
 REFERENCE_SEARCH = {"plays": 12_000, "min_deals": 6, "max_deals": 120}
+# The level whose pass each player makes (players not listed pass as their level).
+PASSES_AS = {"hardnp": "normal", "hardref": "normal", "ismcts": "normal", "expertnr": "expert"}
 # OpenSpiel's pass directions (its players are our seats, play also runs 0→1→2→3).
 _OS_PASS = {"none": 0, "left": 1, "across": 2, "right": 3}
 # Deal numbers of the tournament start here, away from small numbers used by tests.
@@ -133,7 +138,7 @@ def play_hand(players: tuple[str, ...], number: int, hand_number: int, rules: st
     if match.phase == "passing":
         for seat in range(4):
             view = match.view(seat)
-            level = players[seat] if players[seat] in OURS else "normal"
+            level = PASSES_AS.get(players[seat], players[seat])
             match.choose_pass(seat, choose_pass(level, view, decision_seed(view, "pass")))
         if ismcts is not None:
             ismcts.passed(match.state.passed)
@@ -151,6 +156,8 @@ def play_hand(players: tuple[str, ...], number: int, hand_number: int, rules: st
             card = ismcts.choose(view.legal)
         elif player == "hardref":
             card = hard.choose_play(view, decision_seed(view), hard.PlaySearch(**REFERENCE_SEARCH))
+        elif player == "expertnr":
+            card = expert.choose_play(view, decision_seed(view), reading=None)
         elif player == "hardnp":
             card = choose_play("hard", view, decision_seed(view))
         else:
@@ -350,6 +357,64 @@ def think(level: str, deals: int, first: int) -> str:
     )
 
 
+def reading(deals: int, first: int, worlds: int = 300) -> str:
+    """How well Expert's reading places the cards a seat cannot see. Hands are played by Hard
+    at every seat; at each decision with a choice after the first trick, ``worlds`` deals are
+    sampled as Hard samples them and weighed as Expert weighs them. For each unseen card, the
+    share of the weight that puts it in the hand that really holds it: uniform (Hard) against
+    weighted (Expert), over all unseen cards and for the Q♠ alone while it is unseen."""
+    from app.bots import _search
+    from app.bots.model import from_view
+
+    noise = expert.READING.noise
+    sums = {"uniform": 0.0, "weighted": 0.0, "queen uniform": 0.0, "queen weighted": 0.0}
+    cards = queens = 0
+    for index in range(first, first + deals):
+        match = start_hand(FIRST_DEAL + index, 1 + index % 4)
+        if match.phase == "passing":
+            for seat in range(4):
+                view = match.view(seat)
+                match.choose_pass(seat, choose_pass("hard", view, decision_seed(view, "pass")))
+        while match.phase == "playing":
+            seat = match.turn
+            view = match.view(seat)
+            if view.legal.bit_count() > 1 and view.tricks:
+                pos = from_view(view)
+                known, need, unseen = hard.knowledge(pos, view)
+                plays = hard.history(view)
+                truth = match.state.hands
+                state = decision_seed(view)
+                right: list[list[bool]] = []
+                weights: list[float] = []
+                for _ in range(worlds):
+                    hands, state = _search.sample_hands(known, seat, need, unseen, state)
+                    log_w = _search.plays_likelihood(view.rules, seat, hands, plays, noise)
+                    weights.append(math.exp(log_w))
+                    right.append([bool(hands[owner(truth, c)] >> c & 1) for c in cards_in(unseen)])
+                total = sum(weights)
+                for i, c in enumerate(cards_in(unseen)):
+                    uniform = sum(r[i] for r in right) / worlds
+                    weighted = sum(w for r, w in zip(right, weights, strict=True) if r[i]) / total
+                    sums["uniform"] += uniform
+                    sums["weighted"] += weighted
+                    cards += 1
+                    if c == QUEEN_OF_SPADES:
+                        sums["queen uniform"] += uniform
+                        sums["queen weighted"] += weighted
+                        queens += 1
+            match.play(choose_play("hard", view, decision_seed(view)))
+    return (
+        f"{cards} unseen cards in the decisions of {deals} deals: the weight on each card's"
+        f" true hand, uniform {sums['uniform'] / cards:.3f}, read {sums['weighted'] / cards:.3f};"
+        f" the Q♠ ({queens} times) uniform {sums['queen uniform'] / queens:.3f}, read"
+        f" {sums['queen weighted'] / queens:.3f}"
+    )
+
+
+def owner(hands: tuple[int, ...], card: int) -> int:
+    return next(s for s in range(4) if hands[s] >> card & 1)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pairing", default="normal-easy", help="A-B, e.g. hard-ismcts")
@@ -361,7 +426,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--summarize", nargs="*", metavar="FILE", help="print the table only")
     parser.add_argument("--think", choices=OURS, help="time this level's decisions instead")
     parser.add_argument("--rules", choices=tuple(PRESETS), default="seed", help="house rules")
+    parser.add_argument(
+        "--reading", action="store_true", help="how well Expert's reading places hidden cards"
+    )
     args = parser.parse_args(argv)
+    if args.reading:
+        print(reading(args.deals, args.first))
+        return
     if args.think:
         print(think(args.think, args.deals, args.first))
         return

@@ -1,4 +1,4 @@
-"""The Hearts bots: Easy, Normal and Hard (spec/hearts.md, "The bots").
+"""The Hearts bots: Easy, Normal, Hard and Expert (spec/hearts.md, "The bots").
 
 Each decision is a function of one seat's :class:`HeartsView` and a seed, nothing else, so a
 match replays exactly. The web layer calls these off the event loop (Hard searches). What Hard's
@@ -8,12 +8,12 @@ search thinks of every choice, for a hint or a review of the hand: :func:`hard.p
 
 from __future__ import annotations
 
-from app.bots import easy, hard, normal
+from app.bots import easy, expert, hard, normal
 from app.bots.model import from_view
 from app.rules.cards import card_text
 from app.rules.deal_codes import seed_from
 
-LEVELS = ("easy", "normal", "hard")
+LEVELS = ("easy", "normal", "hard", "expert")
 
 
 def decision_seed(view, kind: str = "play") -> int:
@@ -33,6 +33,8 @@ def choose_pass(level: str, view, seed: int) -> int:
         return easy.choose_pass(view.hand)
     if level == "hard":
         return hard.choose_pass(view, seed)
+    if level == "expert":
+        return expert.choose_pass(view, seed)
     return normal.choose_pass(view.hand, view.rules)
 
 
@@ -43,6 +45,8 @@ def choose_play(level: str, view, seed: int) -> int:
         raise ValueError(f"seat {view.seat} has no card to play now")
     if level == "hard":
         return hard.choose_play(view, seed)
+    if level == "expert":
+        return expert.choose_play(view, seed)
     pos = from_view(view)
     if level == "easy":
         return easy.choose_play(pos, view.seat, view.legal, seed)

@@ -17,6 +17,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 
 typedef uint64_t Mask;
@@ -395,11 +396,22 @@ static void score_hand(const Pos *p, const int totals[4], int scores[4]) {
     hand_scores(p, shooter, subtract, scores);
 }
 
-/* The hand played out by Normal at every seat; its scores under the rules. */
-static void play_out(Pos *p, const int totals[4], int scores[4]) {
+/* The points taken this hand by the seats other than `seat`. */
+static int others_points(const Pos *p, int seat) {
+    return p->points[0] + p->points[1] + p->points[2] + p->points[3] - p->points[seat];
+}
+
+/* The hand played out by Normal at every seat, except that `shooter` (-1: none) plays for the
+ * moon (Normal's shooting play) as long as no other seat has taken a point; its scores under
+ * the rules. */
+static void play_out(Pos *p, const int totals[4], int scores[4], int shooter) {
     while (p->tricks_done < 13) {
         int seat = p->turn;
-        step(p, normal_play(p, seat, legal(p, seat)));
+        Mask options = legal(p, seat);
+        if (seat == shooter && (options & (options - 1)) && !others_points(p, seat))
+            step(p, shoot(p, options, FULL_DECK & ~(p->played | p->hands[seat])));
+        else
+            step(p, normal_play(p, seat, options));
     }
     score_hand(p, totals, scores);
 }
@@ -427,9 +439,9 @@ typedef struct {
     long results;
 } Tally;
 
-static void tally(Pos *p, int me, const int totals[4], Tally *t) {
+static void tally(Pos *p, int me, const int totals[4], Tally *t, int shooter) {
     int scores[4];
-    play_out(p, totals, scores);
+    play_out(p, totals, scores, shooter);
     t->points += scores[me];
     t->results += match_result(scores, me, totals, &p->rules);
 }
@@ -550,6 +562,58 @@ static int sample_world(const Knowledge *k, uint64_t *rng, Pos *world) {
         }
     }
     return 0;
+}
+
+/* --- reading the others' plays (the Expert bot) ------------------------------------------- */
+
+/* Cards a seat holding `hand` could play instead of `a` or `b` to the same effect: the same
+ * suit, no card in between that another seat may still hold, and neither the queen nor a
+ * J♦ that scores. */
+static int same_effect(int a, int b, Mask hand, Mask played, const Rules *r) {
+    if (a == b) return 1;
+    int lo = a < b ? a : b, hi = a < b ? b : a;
+    if (SUIT_OF(lo) != SUIT_OF(hi) || lo == QS || hi == QS) return 0;
+    if (r->jack && (lo == JD || hi == JD)) return 0;
+    Mask between = (BIT(hi) - 1) & ~((BIT(lo) << 1) - 1);
+    return !(between & ~(played | hand));
+}
+
+/* The seats' plays so far this hand, in order, and who holds what was played. */
+typedef struct {
+    int seats[52];
+    int cards[52];
+    int n;
+    Mask played_by[4];
+} History;
+
+/* The log of how likely the other seats' plays so far are in a world whose hands are `now`
+ * (the unplayed cards), if each of them plays as Normal would, except that with probability
+ * `noise` it plays any legal card. The hand is replayed from its first trick. */
+static double plays_log_likelihood(const Rules *rules, int me, const History *h,
+                                   const Mask now[4], double noise) {
+    if (!h->n) return 0.0;
+    Pos p;
+    memset(&p, 0, sizeof p);
+    p.rules = *rules;
+    p.jack_taker = -1;
+    for (int s = 0; s < 4; s++) p.hands[s] = now[s] | h->played_by[s];
+    p.leader = p.turn = h->seats[0];
+    double log_l = 0.0;
+    for (int i = 0; i < h->n; i++) {
+        int seat = h->seats[i], card = h->cards[i];
+        if (seat != me) {
+            Mask options = legal(&p, seat);
+            int n_options = popcount(options);
+            if (n_options > 1) {
+                int normal = normal_play(&p, seat, options);
+                double spread = noise / n_options;
+                int alike = same_effect(card, normal, p.hands[seat], p.played, &p.rules);
+                log_l += log(alike ? 1.0 - noise + spread : spread);
+            }
+        }
+        step(&p, card);
+    }
+    return log_l;
 }
 
 /* --- Python interface --------------------------------------------------------------------- */
@@ -774,6 +838,28 @@ fail:
     return NULL;
 }
 
+/* The candidate cards of a play decision: 1 to 13, each legal for the deciding seat, whose
+ * turn it must be. Their number, or -1 with an exception set. */
+static int read_candidates(PyObject *cands_obj, const Knowledge *k, int cands[13]) {
+    Py_ssize_t n = PySequence_Size(cands_obj);
+    if (n < 1 || n > 13) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "candidates: 1 to 13 cards");
+        return -1;
+    }
+    if (!read_ints(cands_obj, cands, (int)n, "candidates")) return -1;
+    if (k->pos.turn != k->me || k->pos.tricks_done >= 13) {
+        PyErr_SetString(PyExc_ValueError, "it must be the deciding seat's turn");
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        if (cands[i] < 0 || cands[i] > 51 || !(legal(&k->pos, k->me) & BIT(cands[i]))) {
+            PyErr_SetString(PyExc_ValueError, "candidates: every card must be legal now");
+            return -1;
+        }
+    }
+    return (int)n;
+}
+
 static PyObject *py_play_rollouts(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *pos_obj, *need, *cands_obj, *totals_obj;
     int me, worlds;
@@ -785,23 +871,11 @@ static PyObject *py_play_rollouts(PyObject *Py_UNUSED(self), PyObject *args) {
                           &totals_obj, &state, &worlds))
         return NULL;
     if (!read_knowledge(pos_obj, me, need, unseen, &k)) return NULL;
-    Py_ssize_t n = PySequence_Size(cands_obj);
-    if (n < 1 || n > 13) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "candidates: 1 to 13 cards");
+    int n = read_candidates(cands_obj, &k, cands);
+    if (n < 0 || !read_signed(totals_obj, totals, 4, "totals")) return NULL;
+    if (worlds < 1) {
+        PyErr_SetString(PyExc_ValueError, "worlds >= 1");
         return NULL;
-    }
-    if (!read_ints(cands_obj, cands, (int)n, "candidates") ||
-        !read_signed(totals_obj, totals, 4, "totals"))
-        return NULL;
-    if (k.pos.turn != me || k.pos.tricks_done >= 13 || worlds < 1) {
-        PyErr_SetString(PyExc_ValueError, "it must be the deciding seat's turn, worlds >= 1");
-        return NULL;
-    }
-    for (int i = 0; i < n; i++) {
-        if (cands[i] < 0 || cands[i] > 51 || !(legal(&k.pos, me) & BIT(cands[i]))) {
-            PyErr_SetString(PyExc_ValueError, "candidates: every card must be legal now");
-            return NULL;
-        }
     }
     memset(t, 0, sizeof t);
     uint64_t rng = state;
@@ -816,7 +890,7 @@ static PyObject *py_play_rollouts(PyObject *Py_UNUSED(self), PyObject *args) {
         for (int i = 0; i < n; i++) {
             Pos trial = world;
             step(&trial, cands[i]);
-            tally(&trial, me, totals, &t[i]);
+            tally(&trial, me, totals, &t[i], -1);
         }
     }
     Py_END_ALLOW_THREADS
@@ -827,6 +901,163 @@ static PyObject *py_play_rollouts(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *sums = tallies(t, (int)n);
     if (!sums) return NULL;
     return Py_BuildValue("NK", sums, (unsigned long long)rng);
+}
+
+static int read_history(PyObject *obj, History *h) {
+    PyObject *fast = PySequence_Fast(obj, "history");
+    if (!fast) return 0;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    memset(h, 0, sizeof *h);
+    if (n > 52) {
+        PyErr_SetString(PyExc_ValueError, "history: at most 52 plays");
+        Py_DECREF(fast);
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int pair[2];
+        if (!read_ints(PySequence_Fast_GET_ITEM(fast, i), pair, 2, "history: (seat, card)")) {
+            Py_DECREF(fast);
+            return 0;
+        }
+        if (pair[0] > 3 || pair[1] > 51) {
+            PyErr_SetString(PyExc_ValueError, "history: a seat 0 to 3 and a card 0 to 51");
+            Py_DECREF(fast);
+            return 0;
+        }
+        h->seats[i] = pair[0];
+        h->cards[i] = pair[1];
+        h->played_by[pair[0]] |= BIT(pair[1]);
+    }
+    h->n = (int)n;
+    Py_DECREF(fast);
+    return 1;
+}
+
+/* play_rollouts with worlds read from the others' plays: `drawn` deals are sampled, each
+ * weighed by plays_log_likelihood, and `worlds` of them drawn again in proportion to their
+ * weights (systematic resampling); a deal drawn several times is played out once and
+ * counted as often. With `moon_plan`, each candidate is also played out with the deciding
+ * seat playing for the moon, summed apart. */
+static PyObject *py_weighted_rollouts(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *pos_obj, *need, *cands_obj, *totals_obj, *history_obj;
+    int me, worlds, drawn, moon_plan;
+    unsigned long long unseen, state;
+    double noise;
+    Knowledge k;
+    History h;
+    int cands[13], totals[4];
+    Tally t[13], moon[13];
+    if (!PyArg_ParseTuple(args, "OiOKOOKiiOdp", &pos_obj, &me, &need, &unseen, &cands_obj,
+                          &totals_obj, &state, &worlds, &drawn, &history_obj, &noise,
+                          &moon_plan))
+        return NULL;
+    if (!read_knowledge(pos_obj, me, need, unseen, &k) || !read_history(history_obj, &h))
+        return NULL;
+    int n = read_candidates(cands_obj, &k, cands);
+    if (n < 0 || !read_signed(totals_obj, totals, 4, "totals")) return NULL;
+    if (worlds < 1 || drawn < 1 || drawn > 100000 || !(noise > 0.0 && noise <= 1.0)) {
+        PyErr_SetString(PyExc_ValueError, "worlds >= 1, 1 <= drawn <= 100000, 0 < noise <= 1");
+        return NULL;
+    }
+    Mask *deals = PyMem_Malloc(sizeof(Mask) * 4 * (size_t)drawn);
+    double *weights = PyMem_Malloc(sizeof(double) * (size_t)drawn);
+    if (!deals || !weights) {
+        PyMem_Free(deals);
+        PyMem_Free(weights);
+        return PyErr_NoMemory();
+    }
+    memset(t, 0, sizeof t);
+    memset(moon, 0, sizeof moon);
+    uint64_t rng = state;
+    int failed = 0;
+    Py_BEGIN_ALLOW_THREADS
+    double top = -INFINITY, sum = 0.0;
+    for (int w = 0; w < drawn && !failed; w++) {
+        Mask *hands = deals + 4 * w;
+        int dealt = 0;
+        for (int attempt = 0; attempt < DEAL_ATTEMPTS && !dealt; attempt++)
+            dealt = deal(k.cards, k.n_cards, k.need, k.pos.voids, k.me, &rng, hands);
+        if (!dealt) {
+            failed = 1;
+            break;
+        }
+        for (int s = 0; s < 4; s++) hands[s] |= k.pos.hands[s];
+        weights[w] = plays_log_likelihood(&k.pos.rules, me, &h, hands, noise);
+        if (weights[w] > top) top = weights[w];
+    }
+    if (!failed) {
+        for (int w = 0; w < drawn; w++) sum += weights[w] = exp(weights[w] - top);
+        /* One uniform draw, then `worlds` evenly spaced marks on the weights' cumulative sum. */
+        double spacing = sum / worlds;
+        double mark = spacing * ((double)(next_u64(&rng) >> 11) * 0x1.0p-53);
+        double cumulative = 0.0;
+        int placed = 0;
+        for (int w = 0; w < drawn && placed < worlds; w++) {
+            cumulative += weights[w];
+            int copies = 0;
+            /* The last deal takes any mark that rounding left past the sum. */
+            while (placed < worlds && (mark < cumulative || w == drawn - 1)) {
+                copies++;
+                placed++;
+                mark += spacing;
+            }
+            if (!copies) continue;
+            Pos world = k.pos;
+            for (int s = 0; s < 4; s++) world.hands[s] = deals[4 * w + s];
+            for (int i = 0; i < n; i++) {
+                for (int plan = 0; plan <= moon_plan; plan++) {
+                    Pos trial = world;
+                    Tally one = {0, 0};
+                    step(&trial, cands[i]);
+                    tally(&trial, me, totals, &one, plan ? me : -1);
+                    Tally *sums = plan ? &moon[i] : &t[i];
+                    sums->points += one.points * copies;
+                    sums->results += one.results * copies;
+                }
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS
+    PyMem_Free(deals);
+    PyMem_Free(weights);
+    if (failed) {
+        PyErr_SetString(SamplingError, "no deal of the unseen cards fits the view");
+        return NULL;
+    }
+    PyObject *sums = tallies(t, (int)n);
+    if (!sums) return NULL;
+    if (!moon_plan) return Py_BuildValue("NOK", sums, Py_None, (unsigned long long)rng);
+    PyObject *moon_sums = tallies(moon, (int)n);
+    if (!moon_sums) {
+        Py_DECREF(sums);
+        return NULL;
+    }
+    return Py_BuildValue("NNK", sums, moon_sums, (unsigned long long)rng);
+}
+
+static PyObject *py_plays_likelihood(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *rules_obj, *hands_obj, *history_obj;
+    int me;
+    double noise;
+    Rules rules;
+    Mask hands[4];
+    History h;
+    if (!PyArg_ParseTuple(args, "OiOOd", &rules_obj, &me, &hands_obj, &history_obj, &noise))
+        return NULL;
+    if (!read_rules(rules_obj, &rules) || !read_masks(hands_obj, hands, 4, "hands") ||
+        !read_history(history_obj, &h))
+        return NULL;
+    if (me < 0 || me > 3 || !(noise > 0.0 && noise <= 1.0)) {
+        PyErr_SetString(PyExc_ValueError, "a seat 0 to 3, 0 < noise <= 1");
+        return NULL;
+    }
+    for (int s = 0; s < 4; s++) {
+        if (hands[s] & h.played_by[s] || popcount(hands[s] | h.played_by[s]) != 13) {
+            PyErr_Format(PyExc_ValueError, "seat %d: its hand and plays must make 13 cards", s);
+            return NULL;
+        }
+    }
+    return PyFloat_FromDouble(plays_log_likelihood(&rules, me, &h, hands, noise));
 }
 
 /* Whole hands from the exchange on: deal w's hands, every other seat passing passes[w][s] and
@@ -844,11 +1075,15 @@ static int read_optional_rules(PyObject *obj, Rules *r) {
 
 static PyObject *py_pass_rollouts(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *deals_obj, *passes_obj, *cands_obj, *totals_obj, *rules_obj = NULL;
-    int me, offset, totals[4];
+    int me, offset, totals[4], shooter = -1;
     Rules rules;
-    if (!PyArg_ParseTuple(args, "OOiiOO|O", &deals_obj, &passes_obj, &me, &offset, &cands_obj,
-                          &totals_obj, &rules_obj))
+    if (!PyArg_ParseTuple(args, "OOiiOO|Oi", &deals_obj, &passes_obj, &me, &offset, &cands_obj,
+                          &totals_obj, &rules_obj, &shooter))
         return NULL;
+    if (shooter < -1 || shooter > 3) {
+        PyErr_SetString(PyExc_ValueError, "shooter: a seat 0 to 3, or -1");
+        return NULL;
+    }
     if (!read_signed(totals_obj, totals, 4, "totals") || !read_optional_rules(rules_obj, &rules))
         return NULL;
     Py_ssize_t worlds = PySequence_Size(deals_obj), n = PySequence_Size(cands_obj);
@@ -910,7 +1145,7 @@ static PyObject *py_pass_rollouts(PyObject *Py_UNUSED(self), PyObject *args) {
             }
             for (int s = 0; s < 4; s++)
                 if (p.hands[s] & TWO_OF_CLUBS_BIT) p.leader = p.turn = s;
-            tally(&p, me, totals, &t[i]);
+            tally(&p, me, totals, &t[i], shooter);
         }
     }
     Py_END_ALLOW_THREADS
@@ -948,10 +1183,22 @@ static PyMethodDef methods[] = {
      "-> ((points, results), rng_state): `worlds` sampled deals (as sample_hands), each\n"
      "candidate played in each and the hand finished by Normal; per candidate the sums of\n"
      "the seat's points and of its match results (see match_result)."},
+    {"weighted_rollouts", py_weighted_rollouts, METH_VARARGS,
+     "weighted_rollouts(pos, seat, need, unseen, candidates, totals, rng_state, worlds,\n"
+     "drawn, history, noise, moon_plan) -> ((points, results), moon, rng_state): as\n"
+     "play_rollouts, the `worlds` deals drawn again from `drawn` sampled ones, each weighed\n"
+     "by how likely the other seats' plays in `history` ((seat, card) in order) are under\n"
+     "Normal's policy played with probability 1 - noise, any legal card otherwise. With\n"
+     "`moon_plan`, `moon` holds the same sums when `seat` plays for the moon (else None)."},
+    {"plays_likelihood", py_plays_likelihood, METH_VARARGS,
+     "plays_likelihood(rules, seat, hands, history, noise) -> float: the log of how likely\n"
+     "the plays of the seats other than `seat` in `history` are, as weighted_rollouts\n"
+     "weighs a deal whose unplayed cards are `hands`."},
     {"pass_rollouts", py_pass_rollouts, METH_VARARGS,
-     "pass_rollouts(deals, passes, seat, offset, candidates, totals[, rules])\n"
+     "pass_rollouts(deals, passes, seat, offset, candidates, totals[, rules[, shooter]])\n"
      "-> (points, results): each deal's hand played by Normal after the exchange, `seat`\n"
-     "passing each candidate, scored under `rules` (a HeartsRules; the seed's if absent)."},
+     "passing each candidate, scored under `rules` (a HeartsRules; the seed's if absent);\n"
+     "`shooter` (a seat, -1 none) plays for the moon while no other seat has a point."},
     {"match_result", py_match_result, METH_VARARGS,
      "match_result(scores, seat, totals[, rules]) -> +1 the hand wins the match for `seat`,\n"
      "-1 loses it, 0 the match goes on."},

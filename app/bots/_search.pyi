@@ -23,6 +23,29 @@ def play_rollouts(
     worlds: int,
     /,
 ) -> tuple[tuple[list[int], list[int]], int]: ...
+def weighted_rollouts(
+    pos: Pos,
+    seat: int,
+    need: Sequence[int],
+    unseen: int,
+    candidates: Sequence[int],
+    totals: Sequence[int],
+    rng_state: int,
+    worlds: int,
+    drawn: int,
+    history: Sequence[tuple[int, int]],
+    noise: float,
+    moon_plan: bool,
+    /,
+) -> tuple[tuple[list[int], list[int]], tuple[list[int], list[int]] | None, int]: ...
+def plays_likelihood(
+    rules: HeartsRules,
+    seat: int,
+    hands: Sequence[int],
+    history: Sequence[tuple[int, int]],
+    noise: float,
+    /,
+) -> float: ...
 def pass_rollouts(
     deals: Sequence[Sequence[int]],
     passes: Sequence[Sequence[int]],
@@ -31,6 +54,7 @@ def pass_rollouts(
     candidates: Sequence[int],
     totals: Sequence[int],
     rules: HeartsRules = ...,
+    shooter: int = ...,
     /,
 ) -> tuple[list[int], list[int]]: ...
 def match_result(

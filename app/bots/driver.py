@@ -1,9 +1,10 @@
 """Runs the bot seats of a :class:`HeartsMatch`: seats 1–3 in a solo match (seat 0 is the
 player); at a table with friends, whichever seats have no player at the moment.
 
-Hard searches: a caller may send its decisions to another executor (:func:`search_in`; the web
-app gives a process pool, app/web/hearts/thinking.py) while the driver waits for each answer.
-Every other decision, and Hard's when no executor is given, is made in the calling thread. The
+Hard and Expert search: a caller may send their decisions to another executor
+(:func:`search_in`; the web app gives a process pool, app/web/hearts/thinking.py) while the
+driver waits for each answer.
+Every other decision, and theirs when no executor is given, is made in the calling thread. The
 decisions are the same either way: each is a function of the seat's view and a seed.
 """
 
@@ -18,12 +19,14 @@ from app.metrics import BOT_DECISION_SECONDS
 from app.rules.hearts import HeartsMatch, HeartsView, PlayedCard
 
 BOT_SEATS = (1, 2, 3)
+# The levels whose decisions search, and may be sent to an executor.
+SEARCHING_LEVELS = ("hard", "expert")
 
 _searches: Executor | None = None
 
 
 def search_in(executor: Executor | None) -> None:
-    """Make Hard's decisions in ``executor`` from now on (None: in the calling thread)."""
+    """Make the searching levels' decisions in ``executor`` from now on (None: here)."""
     global _searches
     _searches = executor
 
@@ -33,7 +36,7 @@ def _decide(choose: Callable[[str, HeartsView, int], int], level: str, view: Hea
     start = time.perf_counter()
     try:
         executor = _searches
-        if level == "hard" and executor is not None:
+        if level in SEARCHING_LEVELS and executor is not None:
             try:
                 return executor.submit(choose, level, view, seed).result()
             except BrokenExecutor:  # the process died while deciding: decide here instead

@@ -25,7 +25,7 @@ from itertools import combinations
 from app.bots import _search, normal
 from app.bots.model import Pos, from_view
 from app.rules.cards import FULL_DECK, JACK_OF_DIAMONDS, QUEEN_OF_SPADES, cards_in, suit_of
-from app.rules.hearts_core import HAND_SIZE, PASS_OFFSETS, PASS_SIZE, pass_target
+from app.rules.hearts_core import HAND_SIZE, PASS_OFFSETS, PASS_SIZE, POINT_CARDS, pass_target
 
 
 @dataclass(frozen=True)
@@ -42,14 +42,29 @@ class PlaySearch:
 
 
 PLAY_SEARCH = PlaySearch(plays=80_000, min_deals=40, max_deals=1_000)
-# The pass: every set of three is screened on a few deals, the best go on to fresh deals.
-PASS_SCREEN_DEALS = 8
-PASS_FINAL_DEALS = 64
-PASS_FINALISTS = 12
+
+
+@dataclass(frozen=True)
+class PassSearch:
+    """How much a pass searches: every set of three is screened on ``screen_deals`` deals, the
+    ``finalists`` best go on to ``final_deals`` fresh deals. A hand with at most
+    ``moon_losers`` cards that can lose a trick (None: never) is also played out shooting
+    the moon, each set counting by the better of the two plans."""
+
+    screen_deals: int
+    final_deals: int
+    finalists: int
+    moon_losers: int | None = None
+
+
+PASS_SEARCH = PassSearch(screen_deals=8, final_deals=64, finalists=12)
 # When this hand can end the match, winning it (+1) or losing it (−1) weighs this many points.
 MATCH_POINT_WEIGHT = 40.0
 # A candidate must beat the Normal choice by this many points per sampled deal to overrule it.
 NORMAL_PREFERENCE = 0.05
+# Playing for the moon must beat playing on by this many points per deal: its play-outs meet
+# only Normal's defence, which a real table's is better than.
+MOON_PLAN_MARGIN = 2.0
 
 _SEED_MASK = (1 << 64) - 1
 
@@ -116,7 +131,29 @@ def knowledge(pos: Pos, view) -> tuple[Pos, list[int], int]:
     return known, need, unseen
 
 
-def _evaluate_play(view, pos: Pos, seed: int, search: PlaySearch) -> _Evaluation:
+@dataclass(frozen=True)
+class Reading:
+    """How a search reads the other seats' plays (Expert): it samples ``drawn`` deals for each
+    one it plays out, weighs each by how likely the plays seen are in it if the others play
+    as Normal with probability 1 - ``noise`` (any legal card otherwise), and plays out deals
+    drawn again by those weights. While no other seat has taken a point and at most
+    ``moon_losers`` of the seat's cards can lose a trick, each candidate is also played out
+    with the seat playing for the moon, and counts by the better of the two plans."""
+
+    drawn: int
+    noise: float
+    moon_losers: int
+
+
+def history(view) -> list[tuple[int, int]]:
+    """The hand's plays so far as (seat, card), in order."""
+    plays = [(pc.seat, pc.card) for trick in view.tricks for pc in trick.cards]
+    return plays + [(pc.seat, pc.card) for pc in view.trick]
+
+
+def _evaluate_play(
+    view, pos: Pos, seed: int, search: PlaySearch, reading: Reading | None = None
+) -> _Evaluation:
     me = view.seat
     default = normal.choose_play(pos, me, view.legal)
     cands = candidates(pos, me, view.legal)
@@ -126,10 +163,42 @@ def _evaluate_play(view, pos: Pos, seed: int, search: PlaySearch) -> _Evaluation
             cands[i] = default
     deals = search.deals(len(cands), sum(view.cards_left))
     known, need, unseen = knowledge(pos, view)
-    (points, results), _ = _search.play_rollouts(
-        known, me, need, unseen, cands, view.totals, seed & _SEED_MASK, deals
-    )
+    if reading is None:
+        (points, results), _ = _search.play_rollouts(
+            known, me, need, unseen, cands, view.totals, seed & _SEED_MASK, deals
+        )
+    else:
+        (points, results), moon, _ = _search.weighted_rollouts(
+            known, me, need, unseen, cands, view.totals, seed & _SEED_MASK, deals,
+            deals * reading.drawn, history(view), reading.noise, _may_shoot(pos, me, reading),
+        )  # fmt: skip
+        if moon is not None:
+            points, results = _better_plan((points, results), moon, deals)
     return _Evaluation(cands, default, _values(points, results), points, deals)
+
+
+def _better_plan(
+    plain: tuple[list[int], list[int]], moon: tuple[list[int], list[int]], deals: int
+) -> tuple[list[int], list[int]]:
+    """Per choice, the sums (points, match results) over ``deals`` deals of the plan that
+    values it more: playing on as Normal, or playing for the moon, which must be better by
+    MOON_PLAN_MARGIN a deal."""
+    plain_values, moon_values = _values(*plain), _values(*moon)
+    margin = MOON_PLAN_MARGIN * deals
+    better = [m > p + margin for p, m in zip(plain_values, moon_values, strict=True)]
+    return (
+        [m if b else p for p, m, b in zip(plain[0], moon[0], better, strict=True)],
+        [m if b else p for p, m, b in zip(plain[1], moon[1], better, strict=True)],
+    )
+
+
+def _may_shoot(pos: Pos, me: int, reading: Reading) -> bool:
+    """No other seat has taken a point, some are still out, and few of the seat's cards can
+    lose a trick: worth searching a play for the moon."""
+    if sum(pos.points) != pos.points[me] or not POINT_CARDS & ~pos.played:
+        return False
+    out = FULL_DECK & ~(pos.played | pos.hands[me])
+    return normal.moon_losers(pos.hands[me], out).bit_count() <= reading.moon_losers
 
 
 def choose_play(view, seed: int, search: PlaySearch = PLAY_SEARCH) -> int:
@@ -154,7 +223,7 @@ def play_advice(view, seed: int) -> Advice:
     return Advice(points, ev.best())
 
 
-def _evaluate_pass(view, seed: int) -> _Evaluation:
+def _evaluate_pass(view, seed: int, search: PassSearch = PASS_SEARCH) -> _Evaluation:
     me = view.seat
     offset = PASS_OFFSETS[view.pass_direction]
     if offset == 0 or view.hand.bit_count() != HAND_SIZE:
@@ -168,27 +237,40 @@ def _evaluate_pass(view, seed: int) -> _Evaluation:
     state = seed & _SEED_MASK
     deals: list[tuple[int, int, int, int]] = []
     passes: list[tuple[int, ...]] = []
-    for _ in range(PASS_SCREEN_DEALS + PASS_FINAL_DEALS):
+    for _ in range(search.screen_deals + search.final_deals):
         hands, state = _search.sample_hands(pos, me, need, unseen, state)
         deals.append(hands)
         # The other seats pass as Normal does; our own entry is replaced by each candidate.
         passes.append(
             tuple(0 if s == me else normal.choose_pass(hands[s], rules) for s in range(4))
         )
-    screen = PASS_SCREEN_DEALS
-    points, results = _search.pass_rollouts(
-        deals[:screen], passes[:screen], me, offset, choices, view.totals, rules
-    )
+    screen = search.screen_deals
+    shooter = me if _moon_hand(view.hand, search) else None
+
+    def rollouts(first: int, last: int, candidates: list[int]) -> tuple[list[int], list[int]]:
+        args = (deals[first:last], passes[first:last], me, offset, candidates, view.totals, rules)
+        plain = _search.pass_rollouts(*args)
+        if shooter is None:
+            return plain
+        return _better_plan(plain, _search.pass_rollouts(*args, shooter), last - first)
+
+    points, results = rollouts(0, screen, choices)
     values = _values(points, results)
     ranked = sorted(range(len(choices)), key=lambda i: (-values[i], i))
-    finalists = [choices[i] for i in ranked[:PASS_FINALISTS]]
+    finalists = [choices[i] for i in ranked[: search.finalists]]
     if default not in finalists:
         finalists.append(default)
     # Fresh deals for the finalists, so that the luck that put them ahead does not count twice.
-    points, results = _search.pass_rollouts(
-        deals[screen:], passes[screen:], me, offset, finalists, view.totals, rules
+    points, results = rollouts(screen, len(deals), finalists)
+    return _Evaluation(
+        finalists, default, _values(points, results), points, search.final_deals
     )
-    return _Evaluation(finalists, default, _values(points, results), points, PASS_FINAL_DEALS)
+
+
+def _moon_hand(hand: int, search: PassSearch) -> bool:
+    if search.moon_losers is None:
+        return False
+    return normal.moon_losers(hand, FULL_DECK & ~hand).bit_count() <= search.moon_losers
 
 
 def choose_pass(view, seed: int) -> int:

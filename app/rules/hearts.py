@@ -110,8 +110,8 @@ __all__ = [
 
 HUMAN = 0
 GAME = "HT1"
-BotLevel = Literal["easy", "normal", "hard"]
-BOT_LEVELS: dict[str, BotLevel] = {"E": "easy", "N": "normal", "H": "hard"}
+BotLevel = Literal["easy", "normal", "hard", "expert"]
+BOT_LEVELS: dict[str, BotLevel] = {"E": "easy", "N": "normal", "H": "hard", "X": "expert"}
 Phase = Literal["passing", "playing", "moon", "hand_over", "match_over"]
 # The phases every match goes through.
 PHASES: tuple[Phase, ...] = ("passing", "playing", "hand_over", "match_over")

@@ -282,7 +282,7 @@ class HeartsState(BaseModel):
         "the code once the UTC day is over).",
     )
     version: int = Field(ge=1)
-    bot_level: Literal["easy", "normal", "hard"]
+    bot_level: Literal["easy", "normal", "hard", "expert"]
     phase: Literal["passing", "playing", "moon", "hand_over", "match_over"]
     hand_number: int = Field(ge=1)
     pass_direction: Literal["left", "right", "across", "none"]

@@ -23,7 +23,7 @@ from app.web.profile import Profile, update_profile
 AnimationSpeed = Literal["off", "fast", "normal", "slow"]
 CardBack = Literal["red", "blue", "black"]
 TableColour = Literal["green", "blue", "burgundy", "slate"]
-HeartsBotLevel = Literal["easy", "normal", "hard"]
+HeartsBotLevel = Literal["easy", "normal", "hard", "expert"]
 # What the page says aloud (static/js/room.js): every event, or "fewer", without the player's
 # own doings (the card they played), which they know.
 Announcements = Literal["more", "fewer"]
@@ -31,7 +31,7 @@ Announcements = Literal["more", "fewer"]
 ANIMATION_SPEEDS: tuple[AnimationSpeed, ...] = ("off", "fast", "normal", "slow")
 CARD_BACKS: tuple[CardBack, ...] = ("red", "blue", "black")
 TABLE_COLOURS: tuple[TableColour, ...] = ("green", "blue", "burgundy", "slate")
-HEARTS_BOT_LEVELS: tuple[HeartsBotLevel, ...] = ("easy", "normal", "hard")
+HEARTS_BOT_LEVELS: tuple[HeartsBotLevel, ...] = ("easy", "normal", "hard", "expert")
 ANNOUNCEMENTS: tuple[Announcements, ...] = ("more", "fewer")
 # The Heart to Heart options' names in h2h_options, by their settings key.
 H2H_OPTIONS = {"h2h_move_errors": "move_errors", "h2h_placement_help": "placement_help"}

@@ -82,7 +82,7 @@ class HeartsStats(_Checked):
 class Stats(_Checked):
     heart_to_heart: HeartToHeartStats | None = None
     hearts: HeartsStats | None = None
-    hearts_levels: dict[Literal["easy", "normal", "hard"], HeartsStats] | None = None
+    hearts_levels: dict[Literal["easy", "normal", "hard", "expert"], HeartsStats] | None = None
     hearts_rules: dict[str, HeartsStats] | None = None
 
 
@@ -288,7 +288,7 @@ def statistics(profile: Profile) -> dict[str, Any]:
         "hearts": _derived(_bucket(data, "hearts")),
         "hearts_levels": {
             level: _derived(_bucket(data, "hearts", level=level))
-            for level in ("easy", "normal", "hard")
+            for level in ("easy", "normal", "hard", "expert")
         },
         "assisted": {
             game: _derived(_bucket(data, game, assisted=True))

@@ -198,7 +198,7 @@ async def test_malformed_cards_and_bodies_get_422(client: httpx.AsyncClient):
         response = await client.post(f"{API}/games/{state['game_id']}/{action}", json=body)
         assert response.status_code == 422, (action, body)
         assert response.json()["error"]["code"] in ("invalid_card", "invalid_request")
-    bad = await client.post(f"{API}/games", json={"deal": "HT1-X-AAAAAAA"})
+    bad = await client.post(f"{API}/games", json={"deal": "HT1-Q-AAAAAAA"})
     assert bad.status_code == 422 and "E (easy)" in bad.json()["error"]["message"]
     assert await current(client, state) == state
 

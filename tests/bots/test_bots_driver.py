@@ -37,9 +37,11 @@ def play_match(code: str, hands: int) -> tuple[list, HeartsMatch]:
     return log, match
 
 
-@pytest.mark.parametrize("code", ["HT1-E-AAAAAAC", "HT1-N-AAAAAAC", "HT1-H-AAAAAAD"])
+@pytest.mark.parametrize(
+    "code", ["HT1-E-AAAAAAC", "HT1-N-AAAAAAC", "HT1-H-AAAAAAD", "HT1-X-AAAAAAD"]
+)
 def test_driver_plays_whole_hands_and_replays_exactly(code):
-    hands = 1 if code.startswith("HT1-H") else 4
+    hands = 1 if code[4] in "HX" else 4
     log, match = play_match(code, hands)
     assert match.hand_number == hands + 1 or match.phase != "playing"
     assert len(log) == 39 * hands  # seat 0 played the other 13 cards of each hand
@@ -63,9 +65,9 @@ def test_decisions_are_functions_of_view_and_seed():
     match.play((legal & -legal).bit_length() - 1)
     seat = match.turn
     view = match.view(seat)
-    for level in ("easy", "normal", "hard"):
+    for level in ("easy", "normal", "hard", "expert"):
         first = choose_play(level, view, decision_seed(view))
         assert first in [c for c in range(52) if view.legal >> c & 1]
         assert choose_play(level, view, decision_seed(view)) == first
     with pytest.raises(ValueError):
-        choose_play("expert", view, 1)
+        choose_play("master", view, 1)

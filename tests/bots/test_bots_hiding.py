@@ -11,17 +11,17 @@ from bot_positions import at_hand, positions, redeal
 from app.bots import choose_pass, choose_play, decision_seed
 
 
-@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+@pytest.mark.parametrize("level", ["easy", "normal", "hard", "expert"])
 @pytest.mark.parametrize("code", ["HT1-N-AAAAAAB", "HT1-N-QWERTYU", "HT1-N-ZZZABCD"])
 def test_play_does_not_depend_on_hidden_cards(level, code):
     rng = random.Random(code + level)
-    stops = 2 if level == "hard" else 8
+    stops = 2 if level in ("hard", "expert") else 8
     changed = 0
     for match in positions(code, rng, stops):
         seat = match.turn
         view = match.view(seat)
         card = choose_play(level, view, decision_seed(view))
-        for _ in range(2 if level == "hard" else 4):
+        for _ in range(2 if level in ("hard", "expert") else 4):
             other = redeal(match, seat, rng)
             changed += other.state.hands != match.state.hands
             assert other.view(seat) == view
@@ -30,7 +30,7 @@ def test_play_does_not_depend_on_hidden_cards(level, code):
     assert changed  # the redeals did move hidden cards
 
 
-@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+@pytest.mark.parametrize("level", ["easy", "normal", "hard", "expert"])
 @pytest.mark.parametrize("hand_number", [1, 2, 3])
 def test_pass_does_not_depend_on_hidden_cards(level, hand_number):
     rng = random.Random(hand_number)

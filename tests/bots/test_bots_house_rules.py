@@ -177,8 +177,9 @@ def test_easy_and_normal_play_whole_matches_legally(rules, level):
 
 
 @pytest.mark.parametrize("rules", list(PRESETS.values()), ids=rules_id)
-def test_hard_plays_a_hand_legally_under_each_preset(rules):
-    match = HeartsMatch.new("HT1-H-LEGALAB", rules=rules)
+@pytest.mark.parametrize("level", ["H", "X"])
+def test_searching_levels_play_a_hand_legally_under_each_preset(rules, level):
+    match = HeartsMatch.new(f"HT1-{level}-LEGALAB", rules=rules)
     pass_for_bots(match, range(4))
     play_bots(match, range(4))
     assert match.phase in ("hand_over", "match_over")

@@ -247,7 +247,7 @@ async def play_hearts(walk: Walk) -> None:
     await walk.page(f"/hearts/deal/{HEARTS}/results")
     await walk.page("/", "home with statistics")
     await walk.page("/stats", "statistics with figures")
-    for bad in ("HT1-N-AAA", "XYZ", "HT1-X-AAAAAAA", "HH1-N-AAAAAAA", "H" * 60):
+    for bad in ("HT1-N-AAA", "XYZ", "HT1-Q-AAAAAAA", "HH1-N-AAAAAAA", "H" * 60):
         await walk.page(f"/hearts/deal/{bad}")
         await walk.api("POST", f"{api}/games", json={"deal": bad})
 

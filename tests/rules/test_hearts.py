@@ -54,7 +54,7 @@ def texts(mask: int) -> str:
 
 def test_match_codes_parse_with_the_bot_level():
     assert parse_match_code(" ht1-h-aaaaaam ") == DealCode("HT1", "H", 12)
-    for letter, level in (("E", "easy"), ("N", "normal"), ("H", "hard")):
+    for letter, level in (("E", "easy"), ("N", "normal"), ("H", "hard"), ("X", "expert")):
         match = HeartsMatch.new(f"HT1-{letter}-AAAAAAM")
         assert match.bot_level == level
         assert match.deal == f"HT1-{letter}-AAAAAAM"
@@ -63,7 +63,7 @@ def test_match_codes_parse_with_the_bot_level():
 @pytest.mark.parametrize(
     ("text", "reason"),
     [
-        ("HT1-X-AAAAAAM", "variant"),
+        ("HT1-Q-AAAAAAM", "variant"),
         ("HH1-N-AAAAAAM", "game"),
         ("HT1-N-AAA", "number"),
         ("", "empty"),

@@ -88,7 +88,7 @@ def test_a_trick_in_progress_and_the_points_taken():
     ("text", "words"),
     [
         ("", "fields"),
-        ("HT1-X-AAAAAAM 1 passing " + HANDS, "deal kind"),
+        ("HT1-Q-AAAAAAM 1 passing " + HANDS, "deal kind"),
         ("HT1-N-AAAAAAM 0 passing " + HANDS, "hand number"),
         ("HT1-N-AAAAAAM 1 dealing " + HANDS, "phase"),
         ("HT1-N-AAAAAAM 1 passing .JT97.AQJ98.J654/JT7.82.742.AQT92", "four hands"),

@@ -37,7 +37,7 @@ async def test_the_creator_gives_a_name_before_the_table_opens(new_client):
     assert "Waiting for friends: 3 seats are free." in page
     # The room's settings: radio groups, the table's values chosen.
     assert re.findall(r'name="level" value="(\w+)"( checked)?', page) == [
-        ("easy", ""), ("normal", " checked"), ("hard", "")]
+        ("easy", ""), ("normal", " checked"), ("hard", ""), ("expert", "")]
     assert ('none', '') in re.findall(r'name="seconds" value="(\w+)"( checked)?', page)
     assert 'name="seconds" value="30" checked' in page
     # The name is kept: the next table opens at once, under it.

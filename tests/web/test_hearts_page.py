@@ -408,7 +408,7 @@ async def test_deal_url_asks_before_replacing_an_unfinished_match(
     ("code", "says"),
     [
         ("HH1-N-AAAAAAB", "Hearts codes start with HT1-"),
-        ("HT1-X-AAAAAAB", "E (easy), N (normal) or H (hard)"),
+        ("HT1-Q-AAAAAAB", "E (easy), N (normal), H (hard) or X (expert)"),
         ("HT1-N-AAAB", "exactly seven letters"),
         ("not a code", "A Hearts deal code looks like"),
     ],

@@ -246,7 +246,8 @@ RECEIVER = {"left": 1, "across": 2, "right": 3}
 def level_label(deal: str, tr: Translator) -> str:
     """The bots' level, from the letter of the match's code (HT1-N-…)."""
     letter = deal.split("-")[1]
-    return {"E": tr.gettext("Easy"), "N": tr.gettext("Normal"), "H": tr.gettext("Hard")}[letter]
+    return {"E": tr.gettext("Easy"), "N": tr.gettext("Normal"), "H": tr.gettext("Hard"),
+            "X": tr.gettext("Expert")}[letter]
 
 
 def table_pieces(

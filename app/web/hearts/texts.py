@@ -43,7 +43,8 @@ def deal_error_message(error: DealCodeError, tr: Translator) -> str:
     messages = {
         "game": tr.gettext("This is not a Hearts deal code: Hearts codes start with HT1-."),
         "variant": tr.gettext(
-            "The letter after HT1- is the bots' level: E (easy), N (normal) or H (hard)."
+            "The letter after HT1- is the bots' level: E (easy), N (normal), H (hard) or X"
+            " (expert)."
         ),
         "number": tr.gettext("The deal number must be exactly seven letters A–Z."),
         "rules": tr.gettext("The house rules at the end of this deal code cannot be read."),

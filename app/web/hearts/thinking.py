@@ -4,9 +4,9 @@ A turn (the player's action and the bots' answer, app/web/hearts/service.py) run
 
 - in a thread pool of its own, not the event loop's (which also reads static files and runs
   sync dependencies), with one thread per core: more threads would only wait for the same cores;
-- with Hard's searches in a pool of processes, one per core, at a lower priority than the
-  server's own process, so that the event loop answers /healthz and static files first while
-  bots think, and one search does not hold the server's GIL;
+- with Hard's and Expert's searches in a pool of processes, one per core, at a lower priority
+  than the server's own process, so that the event loop answers /healthz and static files first
+  while bots think, and one search does not hold the server's GIL;
 - one at a time per session (:meth:`Thinking.turn_of`): a second request of the same session
   waits for the first, then finds its version stale and costs nothing;
 - behind a queue bounded by waiting time, not by count: a turn is refused, the room
@@ -53,7 +53,8 @@ logger = logging.getLogger(__name__)
 CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 MAX_WAIT_SECONDS = 1.0  # the longest expected wait for a thread a turn is admitted with
 # The cost of one piece of work (seconds in a thread or a search process) before any was
-# measured: a Hard turn's, the dearest turn, so a cold start does not admit a flood.
+# measured: about a searching bot's turn (Hard, Expert), the dearest, so a cold start does not
+# admit a flood.
 FIRST_COST_SECONDS = 0.05
 COST_WEIGHT = 0.1  # how much the last piece of work moves the recent cost (a moving average)
 RETRY_AFTER_SECONDS = 1

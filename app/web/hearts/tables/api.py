@@ -59,7 +59,7 @@ DEFAULT_GRACE = Settings.model_fields["table_away_grace_seconds"].default
 
 
 class NewTable(StrictBody):
-    bot_level: Literal["easy", "normal", "hard"] = "normal"
+    bot_level: Literal["easy", "normal", "hard", "expert"] = "normal"
     turn_seconds: int | None = Field(
         default=30,
         ge=service.TURN_SECONDS_MIN,
@@ -87,7 +87,7 @@ class SitDown(StrictBody):
 
 
 class StartTable(StrictBody):
-    bot_level: Literal["easy", "normal", "hard"] | None = None
+    bot_level: Literal["easy", "normal", "hard", "expert"] | None = None
     turn_seconds: int | None = Field(
         default=None,
         ge=service.TURN_SECONDS_MIN,

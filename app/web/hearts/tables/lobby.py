@@ -81,7 +81,7 @@ def waiting_words(table: Table, my_seat: int | None, tr: Translator) -> str:
 def room_controls(table: Table, tr: Translator) -> list[Control]:
     """The settings the creator picks before starting, as they are now."""
     levels = (("easy", tr.gettext("Easy")), ("normal", tr.gettext("Normal")),
-              ("hard", tr.gettext("Hard")))
+              ("hard", tr.gettext("Hard")), ("expert", tr.gettext("Expert")))
     # A limit set through the API that the buttons do not offer is offered too, chosen.
     offered = sorted({*TURN_LIMITS, *([] if table.turn_seconds is None else [table.turn_seconds])})
     limits = tuple((str(s), tr.gettext("%(n)s s") % {"n": s}) for s in offered)

@@ -47,7 +47,7 @@ from app.web.hearts.thinking import THINKING
 from app.web.profile import record_hearts_match
 
 NOT_FOUND = "This table does not exist, or it has expired."
-LEVEL_LETTERS = {"easy": "E", "normal": "N", "hard": "H"}
+LEVEL_LETTERS = {"easy": "E", "normal": "N", "hard": "H", "expert": "X"}
 TURN_SECONDS_MIN, TURN_SECONDS_MAX = 15, 120
 # A player whose turn ran out this many times in a row is away: a bot plays for them.
 MISSES_BEFORE_AWAY = 2
