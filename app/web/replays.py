@@ -120,7 +120,7 @@ def check_daily(stored: StoredGame, now: float, tr: Translator) -> None:
         raise PageError(403, tr.gettext(
             "This is the daily deal of %(date)s: it stays secret until that day is over, so its "
             "replay opens on %(opens)s at 00:00 UTC."
-        ) % {"date": day.isoformat(), "opens": opens}, title=tr.gettext("Not yet"))
+        ) % {"date": day.isoformat(), "opens": opens}, title=tr.gettext("Not open yet"))
 
 
 async def finished_game(

@@ -67,6 +67,7 @@ FUZZ = settings(
     phases=[Phase.explicit, Phase.generate],
 )
 EXAMPLES = {GenerationMode.POSITIVE: 70, GenerationMode.NEGATIVE: 35}
+STATEFUL_EXAMPLES = 40
 
 
 @pytest.mark.slow
@@ -121,7 +122,7 @@ def test_stateful_games(api_schema, monkeypatch):
 
     Games.run(
         settings=settings(
-            max_examples=40,
+            max_examples=STATEFUL_EXAMPLES,
             stateful_step_count=20,
             deadline=None,
             derandomize=True,
@@ -129,7 +130,7 @@ def test_stateful_games(api_schema, monkeypatch):
             suppress_health_check=list(HealthCheck),
         )
     )
-    assert Games.runs >= 60
+    assert Games.runs >= STATEFUL_EXAMPLES
 
 
 async def test_the_schema_describes_the_json_api_and_nothing_else(client):
