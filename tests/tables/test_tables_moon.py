@@ -7,6 +7,8 @@ The table's match is set to a hand whose last card makes South shoot the moon
 
 from __future__ import annotations
 
+import pytest
+import redis
 from clocked import pass_time, tick
 
 from app.bots import choose_moon
@@ -27,6 +29,16 @@ ADDED, SUBTRACTED = [10, 46, 56, 66], [-16, 20, 30, 40]  # the totals after each
 
 def totals(view: dict) -> list[int]:
     return [seat["total"] for seat in view["seats"]]
+
+
+@pytest.fixture
+def settings(settings, request):
+    """The app's store: SQLite, or this run's Redis for a test that asks for it."""
+    if getattr(request, "param", "sqlite") != "redis":
+        return settings
+    url = request.getfixturevalue("redis_server").url("tables")
+    redis.Redis.from_url(url).flushdb()
+    return settings.model_copy(update={"store_url": url})
 
 
 async def moon_table(app, new_client, turn_seconds: int | None = None):
@@ -112,6 +124,7 @@ async def test_the_shooter_answers_on_the_page_and_nobody_else_can(app, new_clie
     assert again.status_code == 409 and "There is no moon to choose for now." in again.text
 
 
+@pytest.mark.parametrize("settings", ["sqlite", "redis"], indirect=True)
 async def test_the_shooter_answers_through_the_api(app, new_client):
     south, _, east, table_id, _ = await moon_table(app, new_client)
     api = f"/api/hearts/tables/{table_id}"
