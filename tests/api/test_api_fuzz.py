@@ -164,6 +164,7 @@ async def test_the_schema_describes_the_json_api_and_nothing_else(client):
         "/api/hearts/tables/{table_id}/pass",
         "/api/hearts/tables/{table_id}/play",
         "/api/hearts/tables/{table_id}/next-hand",
+        "/api/hearts/tables/{table_id}/moon",
         "/api/hearts/tables/{table_id}/back",
         "/api/hearts/tables/{table_id}/reactions",
         "/api/hearts/tables/{table_id}/events",
