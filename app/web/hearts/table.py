@@ -139,7 +139,7 @@ class Urls:
     review: str = ""  # the review of a finished hand (the solo page only)
     # The match's deal code and its URL, shown once the match is over (empty before).
     replay: tuple[str, str] | None = None
-    moon: str = ""  # the player's choice of what a moon does (the solo page only)
+    moon: str = ""  # the player's choice of what a moon does (none on a watcher's page)
 
 
 def face(c: int, tr: Translator, *, legal: bool = False, received: bool = False) -> CardFace:
