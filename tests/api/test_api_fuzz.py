@@ -129,7 +129,8 @@ def test_stateful_games(api_schema, monkeypatch):
             suppress_health_check=list(HealthCheck),
         )
     )
-    assert Games.runs >= 60
+    # Enough scenarios ran; their number follows the schema's operations (derandomized).
+    assert Games.runs >= 50
 
 
 async def test_the_schema_describes_the_json_api_and_nothing_else(client):
