@@ -4,10 +4,13 @@ a reload mid-hand keeps the seat."""
 
 from __future__ import annotations
 
+import asyncio
 import re
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from browser_kit import (
+    assert_fits_the_screen,
     assert_no_axe_violations,
     choose,
     open_table,
@@ -17,6 +20,11 @@ from browser_kit import (
     sit,
 )
 from playwright.sync_api import Page, expect
+
+from app.rules.hearts_rules import HeartsRules
+from app.store import open_store
+from app.web.hearts.tables.service import Table
+from tests.rules.test_hearts_house_rules import moon_position
 
 pytestmark = pytest.mark.browser
 
@@ -327,3 +335,34 @@ def test_an_away_player_comes_back_and_reads_what_their_bot_played(new_page, axe
     expect(note).to_have_count(0)
     expect(back.locator(HAND)).not_to_have_count(0)
     expect(phone.locator('#ht-seat-2[data-away="false"]')).to_have_count(1)
+
+
+def test_the_shooter_answers_the_moon_question_at_a_table(new_page, store_url):
+    """South alone with three bots shot the moon under the shooter's choice (the table's
+    match set in the store): the solo page's question, answered by a tap."""
+    phone = new_page("phone", "en")
+    table_id = open_table(phone, "An").rsplit("/", 1)[1]
+    choose(phone, "seconds", "none")
+    phone.locator('[data-action="start"]').click()
+    expect(phone.locator(HAND)).to_have_count(13)
+    match = moon_position(HeartsRules(moon="shooters_choice"), shooter=0)
+    match.play(0, seat=3)  # East's 2♣: South took every point
+    store = open_store(store_url, 30)
+
+    async def set_match() -> None:
+        table = Table.load(await store.get_table(table_id))
+        table.match = match
+        assert await store.table_compare_and_set(table_id, table.version, table.to_json())
+
+    # Playwright's own event loop runs in this thread: the store's calls run in another.
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, set_match()).result()
+    phone.reload()
+    dialog = phone.locator("#ht-end-dialog")
+    expect(dialog).to_contain_text("You shot the moon!")
+    assert_fits_the_screen(phone)
+    screenshot(phone, "tables/moon-question-phone-en.png")
+    press(dialog.get_by_role("button", name="26 off my total"), "phone")
+    expect(dialog).to_have_attribute("data-end", "hand_over-2")
+    expect(phone.locator("#ht-tot-0")).to_have_text("-16")
+    screenshot(phone, "tables/moon-chosen-phone-en.png")

@@ -106,6 +106,8 @@ class EndOfHand:
     places: tuple[Place, ...] = ()  # at the match's end: every seat, best first
     second_line: str = ""  # under the headline: the player's points, or who won
     rules: str = ""  # the house rules in a short line ("" for the classic rules)
+    # In the phase "moon", what the others see while the shooter chooses (at a table).
+    choosing: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +139,7 @@ class Urls:
     review: str = ""  # the review of a finished hand (the solo page only)
     # The match's deal code and its URL, shown once the match is over (empty before).
     replay: tuple[str, str] | None = None
-    moon: str = ""  # the player's choice of what a moon does (the solo page only)
+    moon: str = ""  # the player's choice of what a moon does (none on a watcher's page)
 
 
 def face(c: int, tr: Translator, *, legal: bool = False, received: bool = False) -> CardFace:
@@ -232,8 +234,15 @@ def end_of_hand(
     return EndOfHand(
         view.phase, view.hand_number, names, rows, view.totals, view.moon, moon_line,
         view.winner, headline, results if view.phase == "match_over" else None,
-        places, second_line, rules,
+        places, second_line, rules, moon_choosing(view, names, tr),
     )
+
+
+def moon_choosing(view: HeartsView, names: tuple[str, str, str, str], tr: Translator) -> str:
+    """While a seat chooses what its moon does: the others' words for it ("" otherwise)."""
+    if view.phase != "moon" or view.moon is None:
+        return ""
+    return tr.gettext("%(seat)s shot the moon and is choosing.") % {"seat": names[view.moon]}
 
 
 ENDS = ("hand_over", "match_over", "moon")
@@ -283,7 +292,8 @@ def table_pieces(
     has_last = bool(view.tricks)
     pieces["ht-bar"] = Piece.of(
         "bar", phase=phase, pass_label=pass_button, urls=urls,
-        extra=(("undo_available", seen.undo_available), ("has_last_trick", has_last)),
+        extra=(("undo_available", seen.undo_available), ("has_last_trick", has_last),
+               ("moon_mine", view.moon == HUMAN)),
     )
     # A daily match's code stays secret: its board shows it once the day is over.
     replay = urls.replay if phase == "match_over" and seen.daily is None else None

@@ -23,6 +23,7 @@ from app.settings import Settings
 from app.web.api_models import (
     CARD_PATTERN,
     ErrorResponse,
+    HeartsMoon,
     HeartsPass,
     HeartsPlay,
     HeartsRulesBody,
@@ -317,6 +318,15 @@ async def table_next_hand(
     body: Annotated[VersionBody | None, Body()] = None,
 ):
     return await seat_move(request, visit, table_id, version_of(body), service.next_hand)
+
+
+@table_action(
+    "moon",
+    "Say what the caller's moon does, under the shooter's-choice rule (the shooter only)",
+)
+async def table_moon(table_id: str, body: HeartsMoon, request: Request, visit: VisitDep):
+    move = service.choose_moon(body.choice)
+    return await seat_move(request, visit, table_id, body.version, move)
 
 
 @table_action(

@@ -24,6 +24,7 @@ from app.web.hearts.table import (
     closing_words,
     everything,
     hand_over_line,
+    moon_choosing,
     opening_words,
     steps_of,
     table_pieces,
@@ -157,6 +158,9 @@ def told_since(table: Table, seat: int | None, after: int, tr: Translator) -> tu
             after_cards = closing_words(replace(view, phase=was_phase), view, names, tr)
         elif view.phase in ("hand_over", "match_over"):  # a watcher: no "you"
             after_cards = hand_over_line(view.hand_scores[-1], names, tr)
+        # Another seat shot the moon (the shooter's own page asks the question instead).
+        if was_phase == "playing" and view.phase == "moon" and (seat is None or view.moon):
+            after_cards = moon_choosing(view, names, tr)
     return " ".join(filter(None, before)), after_cards
 
 
@@ -191,7 +195,7 @@ def page_urls(path_for: Callable[..., str], table_id: str) -> Urls:
 
     return Urls(
         play=url("table_play"), pass_=url("table_pass"), undo=url("table_play"),
-        next=url("table_next_hand"), last=url("table_last_trick"),
+        next=url("table_next_hand"), last=url("table_last_trick"), moon=url("table_moon"),
     )
 
 

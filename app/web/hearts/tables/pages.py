@@ -16,7 +16,7 @@ from app.web.actions import action_answer, conflict_answer, is_htmx
 from app.web.deps import Visit, VisitDep
 from app.web.errors import PageError
 from app.web.games import GameNotFound
-from app.web.hearts.forms import MoveFormDep, PassFormDep, PlayFormDep
+from app.web.hearts.forms import MoonFormDep, MoveFormDep, PassFormDep, PlayFormDep
 from app.web.hearts.table import TEMPLATE, Urls, last_trick, piece_renderer
 from app.web.hearts.tables import service
 from app.web.hearts.tables.board import (
@@ -283,6 +283,14 @@ async def table_next_hand(
     table_id: str, form: MoveFormDep, request: Request, visit: VisitDep
 ) -> Response:
     return await seat_move(table_id, request, visit, form.version, service.next_hand)
+
+
+@router.post("/t/{table_id}/moon", name="table_moon")
+async def table_moon(
+    table_id: str, form: MoonFormDep, request: Request, visit: VisitDep
+) -> Response:
+    """The player who shot the moon under the shooter's-choice rule says what it does."""
+    return await seat_move(table_id, request, visit, form.version, service.choose_moon(form.choice))
 
 
 @router.post("/t/{table_id}/react", name="table_react")

@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
+from app.bots import choose_moon as bot_moon_choice
 from app.bots import choose_pass, choose_play, decision_seed
 from app.bots.driver import pass_for_bots, play_bots
 from app.metrics import CAS_RETRIES, GAMES_FINISHED, GAMES_STARTED
@@ -239,6 +240,8 @@ class Table:
             return [s for s in range(NUM_SEATS) if s not in bots and not match.view(s).pass_chosen]
         if match.phase == "playing" and match.turn is not None and match.turn not in bots:
             return [match.turn]
+        if match.phase == "moon" and match.state.moon is not None and match.state.moon not in bots:
+            return [match.state.moon]
         if match.phase == "hand_over":
             return [s for s in range(NUM_SEATS) if s not in bots]
         return []
@@ -515,6 +518,16 @@ def next_hand(match: HeartsMatch, seat: int) -> None:
     match.next_hand()
 
 
+def choose_moon(choice: str) -> Move:
+    """The seat that shot the moon under the shooter's-choice rule says what it does (the
+    rules refuse any other seat, and any other phase)."""
+
+    def move(match: HeartsMatch, seat: int) -> None:
+        match.choose_moon(seat, choice)
+
+    return move
+
+
 def back(session_id: str, now: float) -> Change:
     """A player who was away takes the seat back from the bot; refused (not_away) when the
     seat is not away. Meant to be applied with ``restarts_turn`` False: a wait that is running
@@ -567,9 +580,12 @@ def react(session_id: str, reaction: str, now: float) -> Change:
 
 
 def stand_in(match: HeartsMatch, seat: int) -> PlayedCard | None:
-    """The Normal bot passes or plays once for a player, from that seat's own view only; the
-    card it played (None for a pass)."""
+    """The Normal bot passes, plays or chooses what its moon does once for a player, from that
+    seat's own view only; the card it played (None for a pass or a moon's choice)."""
     view = match.view(seat)
+    if match.phase == "moon":
+        match.choose_moon(seat, bot_moon_choice(view))
+        return None
     if match.phase == "passing":
         match.choose_pass(seat, choose_pass(STAND_IN_LEVEL, view, decision_seed(view, "pass")))
         return None
@@ -581,7 +597,8 @@ def stand_in(match: HeartsMatch, seat: int) -> PlayedCard | None:
 def bots_answer(table: Table) -> list[PlayedCard]:
     """The bots answer up to a player's turn, or to the turn of a player who is away (the
     clock plays it at the bots' pace, ``Table.bot_due``): the table's bots in the empty seats
-    pass and play, the Normal bot passes for the players who are away."""
+    pass, play and choose what their moon does; the Normal bot passes, and chooses for a moon
+    (one decision each, made at once), for the players who are away."""
     match = table.match
     assert match is not None
     empty = frozenset(n for n, seat in enumerate(table.seats) if not seat.human)
@@ -590,7 +607,11 @@ def bots_answer(table: Table) -> list[PlayedCard]:
         for seat in table.bot_seats - empty:
             if not match.view(seat).pass_chosen:
                 stand_in(match, seat)
-    return play_bots(match, empty)
+    plays = play_bots(match, empty)
+    shooter = match.state.moon
+    if match.phase == "moon" and shooter is not None and table.seats[shooter].away:
+        stand_in(match, shooter)
+    return plays
 
 
 def went_away(seat: Seat) -> None:
