@@ -24,7 +24,8 @@ def test_swagger_ui_works_under_the_docs_csp(new_page, base_url):
     page.on("request", lambda request: None if request.url.startswith(base_url)
             else elsewhere.append(request.url))
     page.goto("/docs")
-    expect(page.locator(".opblock-tag-section")).to_have_count(4)  # both games, settings and replays
+    # Both games, the settings and the replays.
+    expect(page.locator(".opblock-tag-section")).to_have_count(4)
     assert page.context.cookies() == []  # opening /docs starts no session
 
     # Try one operation from the page: a new Heart to Heart game.
