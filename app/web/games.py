@@ -173,6 +173,15 @@ class GameNotFound(Exception):
         self.message = message
 
 
+class ReplayMissing(Exception):
+    """A finished game's replay cannot be made (either game): ``reason`` is ``"not_over"``
+    (still in play) or ``"not_kept"`` (saved before its moves were remembered)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
 async def owned_game(
     store: GameStore,
     session_id: str,

@@ -46,18 +46,16 @@ from app.web.api_models import (
 from app.web.daily_codes import is_over
 from app.web.deps import VisitDep
 from app.web.errors import PageError
-from app.web.games import GameNotFound
+from app.web.games import GameNotFound, ReplayMissing
 from app.web.heart_to_heart import service as heart_to_heart_service
 from app.web.heart_to_heart.board import build_board, piece_renderer
 from app.web.heart_to_heart.replay import GameReplay, Step, replay_game
-from app.web.heart_to_heart.replay import ReplayMissing as GameReplayMissing
 from app.web.heart_to_heart.service import Options
 from app.web.hearts import service as hearts_service
 from app.web.hearts.replay import (
     MatchReplay,
     ReplayedHand,
     ReplayMismatch,
-    ReplayMissing,
     replay_match,
     reviewable,
 )
@@ -156,6 +154,10 @@ def not_kept(tr: Translator) -> PageError:
     ))
 
 
+def missing_page(missing: ReplayMissing, tr: Translator) -> PageError:
+    return not_over(tr) if missing.reason == "not_over" else not_kept(tr)
+
+
 def share_url(request: Request, kind: str, game_id: str, route: str) -> str:
     token = share_token(request.app.state.settings.secret_key, kind, game_id)
     path = request.app.url_path_for(route, game_id=game_id)
@@ -200,7 +202,7 @@ def replayed(match: HeartsMatch, tr: Translator, not_found: str) -> MatchReplay:
     try:
         return replay_match(match)
     except ReplayMissing as missing:
-        raise (not_over(tr) if missing.reason == "not_over" else not_kept(tr)) from missing
+        raise missing_page(missing, tr) from missing
     except ReplayMismatch as damaged:
         raise GameNotFound(not_found) from damaged
 
@@ -421,8 +423,8 @@ async def game_replay(
     )
     try:
         replay = await THINKING.run(replay_game, game)
-    except GameReplayMissing as missing:
-        raise (not_over(tr) if missing.reason == "not_over" else not_kept(tr)) from missing
+    except ReplayMissing as missing:
+        raise missing_page(missing, tr) from missing
     return replay, stored, shared
 
 

@@ -14,16 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.rules.heart_to_heart import DRAW, REDEAL, HeartToHeartGame, Move, StateError, new_game
+from app.web.games import ReplayMissing
 from app.web.heart_to_heart.assists import WhereLost, where_lost
-
-
-class ReplayMissing(Exception):
-    """No replay: the game is still in play (``"not_over"``), or it was saved before its
-    pairs were logged (``"not_kept"``)."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True)

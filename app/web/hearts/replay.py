@@ -28,15 +28,7 @@ from app.rules.hearts import (
     pass_target,
 )
 from app.rules.hearts_rules import MOON_CHOICES
-
-
-class ReplayMissing(Exception):
-    """The match cannot be replayed: it is not over, or it was saved before its hands were
-    remembered. ``reason``: ``"not_over"`` or ``"not_kept"``."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+from app.web.games import ReplayMissing
 
 
 class ReplayMismatch(AssertionError):
