@@ -45,7 +45,9 @@ Rule decisions where the spec is silent
   (``[1, 2, …, 13] * 4``); the deal of code number ``n`` is
   ``shuffled(deck, "HH1", n, sub)``. An ``N`` code uses ``sub = 0``; a ``W`` code uses the first
   ``sub = 0, 1, 2, …`` whose deal the solver finds winnable, so ``HH1-W-X`` and ``HH1-N-X``
-  are the same deal whenever that deal is winnable.
+  are the same deal whenever that deal is winnable. A long code (28 letters: the daily deal's,
+  app/web/daily_codes.py) shuffles with ``secret_shuffled`` instead, so that its 25 face-up
+  cards cannot be searched for among the codes to learn the stock's order.
 - Tapping a covered card, an empty heart position or an empty waste changes nothing, not even
   the selection.
 - Stock and waste are never both empty: they start with 27 cards and each can leave only
@@ -95,7 +97,15 @@ from functools import lru_cache
 from typing import Any, Literal, TypeAlias
 
 from app.rules.cards import cards_in
-from app.rules.deal_codes import CODE_SPACE, DealCode, DealCodeError, parse_deal_code, shuffled
+from app.rules.deal_codes import (
+    CODE_SPACE,
+    LONG_CODE_SPACE,
+    DealCode,
+    DealCodeError,
+    parse_deal_code,
+    secret_shuffled,
+    shuffled,
+)
 
 GAME = "HH1"
 VARIANTS = "NW"
@@ -337,10 +347,10 @@ def rank_masks(heart_ranks: tuple[int, ...]) -> dict[int, int]:
 
 def _code_of(code: DealCode | str) -> DealCode:
     if isinstance(code, str):
-        return parse_deal_code(code, GAME, VARIANTS)
+        return parse_deal_code(code, GAME, VARIANTS, long_ok=True)
     if code.game != GAME or code.variant not in VARIANTS:
         raise DealCodeError("game", f"{code.game}-{code.variant} is not a Heart to Heart deal.")
-    if not 0 <= code.number < CODE_SPACE:
+    if not 0 <= code.number < (LONG_CODE_SPACE if code.long else CODE_SPACE):
         raise DealCodeError("number", f"{code.number} is not a deal number.")
     return code
 
@@ -348,20 +358,21 @@ def _code_of(code: DealCode | str) -> DealCode:
 def deal_ranks(code: DealCode | str) -> tuple[int, ...]:
     """The 52 ranks ``c[0..51]`` that ``code`` deals (heart, stock top first, waste)."""
     code = _code_of(code)
-    return _deal(code.variant, code.number)
+    return _deal(code.variant, code.number, code.long)
 
 
 @lru_cache(maxsize=512)
-def _deal(variant: str, number: int) -> tuple[int, ...]:
+def _deal(variant: str, number: int, long: bool) -> tuple[int, ...]:
+    shuffle = secret_shuffled if long else shuffled
     if variant == "N":
-        return tuple(shuffled(DECK, GAME, number, 0))
+        return tuple(shuffle(DECK, GAME, number, 0))
     # Imported here: the solver builds on this module's geometry.
     from app.rules.heart_to_heart_solver import layout_is_winnable
 
     # About a quarter of shuffles are winnable, so a few sub-seeds are enough.
     sub = 0
     while True:
-        cards = tuple(shuffled(DECK, GAME, number, sub))
+        cards = tuple(shuffle(DECK, GAME, number, sub))
         if layout_is_winnable(cards[:HEART_SIZE], 0, cards[HEART_SIZE:]):
             return cards
         sub += 1
@@ -370,7 +381,7 @@ def _deal(variant: str, number: int) -> tuple[int, ...]:
 def new_game(code: DealCode | str) -> HeartToHeartGame:
     """A fresh game of ``code`` (a :class:`DealCode` or its text, any letter case)."""
     code = _code_of(code)
-    return HeartToHeartGame._deal_from(str(code), _deal(code.variant, code.number))
+    return HeartToHeartGame._deal_from(str(code), _deal(code.variant, code.number, code.long))
 
 
 class HeartToHeartGame:

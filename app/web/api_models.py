@@ -24,8 +24,8 @@ from app.web.i18n import translator
 
 CARD_PATTERN = r"^(A|[2-9]|10|J|Q|K)[CDHS]$"
 TARGET_PATTERN = r"^(heart:(1?[0-9]|2[0-4])|stock|waste)$"
-HH_DEAL_PATTERN = r"^HH1-[NW]-[A-Z]{7}$"
-# (28 letters: a secret match's code, shown once the match is over)
+# (28 letters: a secret deal's code, a Hearts match's or a daily's, shown once it is over)
+HH_DEAL_PATTERN = r"^HH1-[NW]-([A-Z]{7}|[A-Z]{28})$"
 HT_DEAL_PATTERN = r"^HT1-[ENH]-([A-Z]{7}|[A-Z]{28})(-[A-Z0-9]+)?$"
 RANK_PATTERN = r"^(A|[2-9]|10|J|Q|K)$"
 # The longest a version can be (store versions count changes, from 1).

@@ -3,10 +3,12 @@ is over.
 
 A day's deal is drawn from the date and the server's secret key (an HMAC-SHA256 of
 ``daily:{kind}:{date}``), so every instance that shares the key agrees without storing
-anything, and no one can compute a day's deal before it is over: Heart to Heart gets a ``W``
-code (winnable), Hearts a long ``N`` code (Normal bots), whose four hands are drawn apart
-(app/rules/deal_codes.py, secret_shuffled), so one hand's cards tell nothing of the next. The
-code is shown once the UTC day is over; it is then an ordinary deal, open to anyone.
+anything, and no one can compute a day's deal before it is over. Both get a long code, shuffled
+by app/rules/deal_codes.py's secret_shuffled, so the cards on the table cannot be searched for
+among the codes: Heart to Heart a ``W`` code (winnable), whose stock stays unknown, Hearts an
+``N`` code (Normal bots), whose four hands are drawn apart, so one hand's cards tell nothing of
+the next. The code is shown once the UTC day is over; it is then an ordinary deal, open to
+anyone.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import hashlib
 import hmac
 from datetime import UTC, date, datetime, timedelta
 
-from app.rules.deal_codes import CODE_SPACE, LONG_CODE_SPACE, DealCode
+from app.rules.deal_codes import LONG_CODE_SPACE, DealCode
 from app.rules.heart_to_heart import GAME as HEART_TO_HEART_GAME
 from app.rules.hearts import GAME as HEARTS_GAME
 
@@ -44,7 +46,7 @@ def daily_code(kind: str, day: date, secret: str) -> str:
     message = f"daily:{kind}:{day.isoformat()}".encode()
     number = int.from_bytes(hmac.new(secret.encode(), message, hashlib.sha256).digest(), "big")
     if kind == HEART_TO_HEART:
-        return str(DealCode(HEART_TO_HEART_GAME, "W", number % CODE_SPACE))
+        return str(DealCode(HEART_TO_HEART_GAME, "W", number % LONG_CODE_SPACE, long=True))
     return str(DealCode(HEARTS_GAME, "N", number % LONG_CODE_SPACE, long=True))
 
 

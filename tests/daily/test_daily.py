@@ -119,6 +119,28 @@ async def test_two_browsers_get_the_same_daily_without_seeing_its_code(new_clien
     )
 
 
+async def test_the_heart_to_heart_daily_cannot_be_found_from_its_cards(new_client, clock, secret):
+    """A seven-letter code (26**7 ≈ 2**33) could be searched for the daily's 25 face-up cards,
+    and the stock's order read from it. The daily's code is a long one, shuffled from SHA-256
+    of its whole number: drawn from more than 2**128, and its seven-letter namesake (the same
+    number's last letters) deals other cards. Once the day is over the long code is an
+    ordinary, winnable deal that anyone opens."""
+    client = new_client()
+    day = today(clock())
+    code = daily_code(HEART_TO_HEART, day, secret)
+    prefix, variant, letters = code.split("-")
+    assert (prefix, variant) == ("HH1", "W") and 26 ** len(letters) >= 2**128
+    daily = await start_daily(client, "heart-to-heart")
+    short = f"HH1-W-{letters[-7:]}"
+    assert new_game(short).heart_ranks != new_game(code).heart_ranks
+    clock.advance(timedelta(days=1).total_seconds())
+    opened = (await client.post("/api/heart-to-heart/games", json={"deal": code.lower()})).json()
+    assert opened["deal"] == code and opened["heart"] == daily["heart"]
+    assert solve(new_game(code))  # W: winnable
+    page = await client.get(f"/heart-to-heart/deal/{code}")
+    assert page.status_code in (200, 303)
+
+
 async def test_the_daily_page_starts_it_with_a_form(new_client, clock):
     browser = new_client(headers={"accept-language": "en"})
     landing = await browser.get("/heart-to-heart/daily")

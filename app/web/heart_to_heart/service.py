@@ -122,7 +122,7 @@ def shown_deal(loaded: LoadedGame) -> str | None:
 
 def parse_code(text: str) -> str:
     """The deal code ``text`` names, in its standard form; raises DealCodeError."""
-    return str(parse_deal_code(text, GAME, VARIANTS))
+    return str(parse_deal_code(text, GAME, VARIANTS, long_ok=True))
 
 
 def deal_or_random(text: str | None) -> str:
