@@ -134,3 +134,26 @@ def test_the_boards_fit_every_screen(new_page, axe, lang):
     page.goto("/hearts/daily")
     fits_the_width(page)
     assert_no_axe_violations(axe, page, f"the daily's start ({lang})")
+
+
+def test_a_past_dailys_long_code_fits_the_phones_info_bar(new_page):
+    """Once its day is over the daily's long code opens as an ordinary deal: in the bar above
+    the heart it is cut short (the link it copies is whole), and time, score and moves keep
+    their room side by side."""
+    code = daily_code("heart_to_heart", today(time.time()), SECRET)
+    page = new_page("phone", "vi")
+    page.set_viewport_size({"width": 360, "height": 640})
+    page.goto(f"/heart-to-heart/deal/{code}")
+    expect(page.locator('[data-info="deal"]')).to_have_text(code)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    squeezed = page.evaluate(
+        """() => [...document.querySelectorAll('.info .stat:not(.deal)')]
+              .filter((stat) => stat.scrollWidth > stat.clientWidth + 1
+                                || stat.getBoundingClientRect().width < 40)
+              .map((stat) => stat.textContent.trim())"""
+    )
+    assert not squeezed
+    deal = page.locator("a.deal").bounding_box()
+    assert deal["x"] + deal["width"] <= 360
+    assert page.locator("a.deal").get_attribute("href").endswith(code)
+    screenshot(page, "daily-long-code-360x640-vi.png")
