@@ -1,8 +1,9 @@
 """Four players at one table on real uvicorn through the JSON API, every event checked: a whole
-match (to 50, the lowest target: the same end of a match in fewer hands) on one SQLite process and on two uvicorn processes sharing Redis (players split
-between them); on SQLite with two workers, where an event reaches the other worker's players
-only by its poll, the match until the second hand is under way (start, passing, plays,
-hand_over and next-hand all cross the workers)."""
+match (to 50, the lowest target: the same end of a match in fewer hands) on two uvicorn
+processes sharing Redis (players split between them); on one SQLite process, and on SQLite with
+two workers, where an event reaches the other worker's players only by its poll, the match
+until the second hand is under way (start, passing, plays, hand_over and next-hand all cross
+the workers)."""
 
 from __future__ import annotations
 
