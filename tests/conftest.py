@@ -127,7 +127,8 @@ class RedisServer:
     """This run's own Redis (under pytest-xdist, each worker's own), so test runs side by side
     never touch each other's keys. Each suite that empties its database has one of its own."""
 
-    DATABASES = ("store", "daily", "reliability", "tables", "first_visit", "fairplay", "limits")
+    DATABASES = ("store", "daily", "reliability", "tables", "first_visit", "fairplay", "limits",
+                 "deployments")
 
     def __init__(self, port: int) -> None:
         self.port = port
