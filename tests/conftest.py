@@ -8,6 +8,7 @@ import socket
 import subprocess
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import AsyncExitStack
 from pathlib import Path
 
@@ -28,6 +29,36 @@ def pytest_collection_modifyitems(config, items):
     """Run the browser tests last. Their session-wide sync Playwright keeps an event loop
     running in the main thread, after which no asyncio test can start its own."""
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def search_processes_kept() -> Iterator[None]:
+    """The Hard bots' search processes (app/web/hearts/thinking.py) spawned once per test
+    process, not once per app: each test's app stops its pool when it shuts down, and spawning
+    the processes again (each imports the app's bots) cost more than most tests that search.
+    A pool whose process died is still started again (tests/fairplay kills one)."""
+    from app.web.hearts import thinking
+
+    kept: dict[int, ProcessPoolExecutor] = {}
+
+    class KeptSearches(thinking.Searches):
+        def _start(self) -> ProcessPoolExecutor:
+            pool = kept.get(self.workers)
+            if pool is None or getattr(pool, "_broken", False):
+                pool = kept[self.workers] = super()._start()
+            return pool
+
+        def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+            """Kept for the next app; stopped at the end of the session."""
+
+    started = thinking.Searches
+    thinking.Searches = KeptSearches  # type: ignore[misc]
+    try:
+        yield
+    finally:
+        thinking.Searches = started  # type: ignore[misc]
+        for pool in kept.values():
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 @pytest.fixture
