@@ -25,10 +25,24 @@ REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 REDIS_START_SECONDS = 10.0
 
 
+# The browser modules whose tests are longest (whole hands and games, two pages): first among
+# the browser tests, so that the run does not end on one of them while the other workers wait.
+LONG_BROWSER_MODULES = (
+    "test_replays_browser.py", "test_play_by_ear_browser.py", "test_tables_browser.py",
+    "test_spectators_browser.py", "test_daily_browser.py", "test_assists_browser.py",
+)
+
+
 def pytest_collection_modifyitems(config, items):
     """Run the browser tests last. Their session-wide sync Playwright keeps an event loop
-    running in the main thread, after which no asyncio test can start its own."""
-    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+    running in the main thread, after which no asyncio test can start its own. Among them,
+    the longest modules first."""
+
+    def order(item) -> tuple[bool, bool]:
+        browser = item.get_closest_marker("browser") is not None
+        return browser, browser and item.path.name not in LONG_BROWSER_MODULES
+
+    items.sort(key=order)
 
 
 @pytest.fixture(scope="session", autouse=True)
