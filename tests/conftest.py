@@ -8,6 +8,7 @@ import socket
 import subprocess
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import AsyncExitStack
 from pathlib import Path
 
@@ -24,10 +25,54 @@ REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 REDIS_START_SECONDS = 10.0
 
 
+# The browser modules whose tests are longest (whole hands and games, two pages): first among
+# the browser tests, so that the run does not end on one of them while the other workers wait.
+LONG_BROWSER_MODULES = (
+    "test_replays_browser.py", "test_play_by_ear_browser.py", "test_tables_browser.py",
+    "test_spectators_browser.py", "test_daily_browser.py", "test_assists_browser.py",
+)
+
+
 def pytest_collection_modifyitems(config, items):
     """Run the browser tests last. Their session-wide sync Playwright keeps an event loop
-    running in the main thread, after which no asyncio test can start its own."""
-    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+    running in the main thread, after which no asyncio test can start its own. Among them,
+    the longest modules first."""
+
+    def order(item) -> tuple[bool, bool]:
+        browser = item.get_closest_marker("browser") is not None
+        return browser, browser and item.path.name not in LONG_BROWSER_MODULES
+
+    items.sort(key=order)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def search_processes_kept() -> Iterator[None]:
+    """The Hard bots' search processes (app/web/hearts/thinking.py) spawned once per test
+    process, not once per app: each test's app stops its pool when it shuts down, and spawning
+    the processes again (each imports the app's bots) cost more than most tests that search.
+    A pool whose process died is still started again (tests/fairplay kills one)."""
+    from app.web.hearts import thinking
+
+    kept: dict[int, ProcessPoolExecutor] = {}
+
+    class KeptSearches(thinking.Searches):
+        def _start(self) -> ProcessPoolExecutor:
+            pool = kept.get(self.workers)
+            if pool is None or getattr(pool, "_broken", False):
+                pool = kept[self.workers] = super()._start()
+            return pool
+
+        def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+            """Kept for the next app; stopped at the end of the session."""
+
+    started = thinking.Searches
+    thinking.Searches = KeptSearches  # type: ignore[misc]
+    try:
+        yield
+    finally:
+        thinking.Searches = started  # type: ignore[misc]
+        for pool in kept.values():
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 @pytest.fixture
@@ -127,7 +172,8 @@ class RedisServer:
     """This run's own Redis (under pytest-xdist, each worker's own), so test runs side by side
     never touch each other's keys. Each suite that empties its database has one of its own."""
 
-    DATABASES = ("store", "daily", "reliability", "tables", "first_visit", "fairplay", "limits")
+    DATABASES = ("store", "daily", "reliability", "tables", "first_visit", "fairplay", "limits",
+                 "deployments")
 
     def __init__(self, port: int) -> None:
         self.port = port

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 from pathlib import Path
 
@@ -15,6 +16,9 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 ROOT = Path(__file__).resolve().parents[2]
 # Written into an ignored folder on every run; `make screenshots` copies them into docs/.
 SCREENSHOTS = ROOT / "test-results" / "screenshots"
+# The pictures are taken when asked (`make screenshots`): each costs the browser a capture and a
+# PNG, which `make test` does not look at.
+TAKE_SCREENSHOTS = os.environ.get("CARDROOM_SCREENSHOTS") == "1"
 
 # Counts finished htmx requests (afterRequest fires once the answer's swaps are in the page).
 HTMX_COUNTER = """
@@ -119,6 +123,8 @@ def screenshot(page: Page, name: str) -> Path:
     """``name`` in the README's folder (``make screenshots`` copies it to docs/), or in a folder
     of its own under it (``"tables/x.png"``: looked at, not copied)."""
     path = SCREENSHOTS / name
+    if not TAKE_SCREENSHOTS:
+        return path
     path.parent.mkdir(parents=True, exist_ok=True)
     # No style injected for the shot (the page's CSP would refuse it and log an error).
     page.screenshot(path=path, caret="initial", animations="disabled")

@@ -17,7 +17,7 @@ from browser_kit import (
     screenshot,
 )
 from playwright.sync_api import Page, expect
-from test_heart_to_heart_browser import ApiGame, open_deal, short_won_line, tap
+from test_heart_to_heart_browser import ApiGame, assert_board, open_deal, short_won_line, tap
 from test_hearts_browser import card, open_match
 
 from app.bots.driver import play_bots
@@ -48,28 +48,36 @@ def marks_at_swap(page: Page, device: str, marks_id: str) -> list[str]:
     return page.evaluate("window.__marksSeen")
 
 
-# The phone follows every hint from the deal on; the desktop follows them from half way, its
-# first half of the moves made through the API.
+# The line split in two, every hint of it followed on the page once: the phone follows the
+# hints from the deal to half way; the desktop, its first half of the moves made through the
+# API, follows them from half way to the win.
 @pytest.mark.parametrize(("device", "lang"), [("phone", "vi"), ("desktop", "en")])
 def test_following_heart_to_heart_hints_wins(new_page, device, lang):
     deal, line = short_won_line()
     page = new_page(device, lang)
     game = new_game(deal)
+    half = len(line) // 2
     if device == "phone":
         open_deal(page, deal)
     else:
         api = ApiGame.new(page, deal)
-        while game.moves < len(line) // 2:
+        while game.moves < half:
             for where in hint_of(game).targets:
                 api.tap(game, where)
         page.goto("/heart-to-heart")
     assert_fits_the_screen(page)
-    while not game.is_won:
+    while not game.is_won and (device == "desktop" or game.moves < half):
         expected = [target_text(t) for t in hint_of(game).targets]
         assert sorted(marks_at_swap(page, device, "h2h-hint")) == sorted(expected)
         for where in hint_of(game).targets:
             tap(page, device, game, where)
-    expect(page.locator("dialog[open]").get_by_role("heading")).to_be_visible()
+    if device == "desktop":
+        assert game.is_won
+        expect(page.locator("dialog[open]").get_by_role("heading")).to_be_visible()
+    else:
+        # Half way by the hints, the page shows the board the engine has.
+        assert game.moves >= half and game.status == "playing"
+        assert_board(page, game, lang, "the board half way by the hints")
 
 
 @pytest.mark.parametrize(("device", "lang"), [("phone", "en"), ("desktop", "vi")])

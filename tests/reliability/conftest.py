@@ -2,8 +2,8 @@
 
 ``start_server(store_url)`` runs ``uvicorn app.main:app`` as a subprocess on a free loopback
 port (its own process group, stopped at the end of the test even when the test fails) and
-returns a :class:`Server`; all sign cookies with ``SECRET_KEY``. ``deployments`` holds, for a
-whole module, one instance on SQLite and two instances on one Redis (the run's own server,
+returns a :class:`Server`; all sign cookies with ``SECRET_KEY``. ``deployments`` holds, for the
+whole session, one instance on SQLite and two instances on one Redis (the run's own server,
 tests/conftest.py).
 """
 
@@ -134,12 +134,18 @@ def redis_db(redis_server) -> Iterator[str]:
     client.close()
 
 
-@pytest.fixture(scope="module")
-def deployments(tmp_path_factory, redis_db) -> Iterator[dict[str, list[Server]]]:
+@pytest.fixture(scope="session")
+def deployments(tmp_path_factory, redis_server) -> Iterator[dict[str, list[Server]]]:
+    """Started once for the session (under pytest-xdist, once per worker), not once per module:
+    every test that uses them plays in sessions and games of its own. Their Redis database is
+    theirs alone, so the modules that empty ``redis_db`` leave it be."""
     workdir = tmp_path_factory.mktemp("deployments")
     sqlite = f"sqlite:///{workdir / 'cardroom.sqlite3'}"
+    redis_url = redis_server.url("deployments")
+    client = redis.Redis.from_url(redis_url)
+    client.flushdb()
     servers = {"sqlite": [Server(sqlite, workdir)],
-               "redis": [Server(redis_db, workdir), Server(redis_db, workdir)]}
+               "redis": [Server(redis_url, workdir), Server(redis_url, workdir)]}
     try:
         for group in servers.values():
             for server in group:
@@ -149,6 +155,8 @@ def deployments(tmp_path_factory, redis_db) -> Iterator[dict[str, list[Server]]]
         for group in servers.values():
             for server in group:
                 server.stop()
+        client.flushdb()
+        client.close()
 
 
 @pytest.fixture

@@ -1,8 +1,9 @@
 """Four players at one table on real uvicorn through the JSON API, every event checked: a whole
-match to 100 on one SQLite process and on two uvicorn processes sharing Redis (players split
-between them); on SQLite with two workers, where an event reaches the other worker's players
-only by its poll, the match until the second hand is under way (start, passing, plays,
-hand_over and next-hand all cross the workers)."""
+match (to 50, the lowest target: the same end of a match in fewer hands) on two uvicorn
+processes sharing Redis (players split between them); on one SQLite process, and on SQLite with
+two workers, where an event reaches the other worker's players only by its poll, the match
+until the second hand is under way (start, passing, plays, hand_over and next-hand all cross
+the workers)."""
 
 from __future__ import annotations
 
@@ -15,10 +16,13 @@ from players import Player
 
 from app.rules.cards import parse_card
 from app.rules.hearts import HeartsMatch, deal_hands, pass_direction
+from app.rules.hearts_rules import HeartsRules
 
 NAMES = ("An", "Bình", "Chi", "Dũng")
 # Any Hearts match code: a replay without the revealed deal sets each hand's cards itself.
 SOME_CODE = "HT1-N-AAAAAAA"
+# A whole match to the lowest target: its end (the winner, the deal revealed) in fewer hands.
+WHOLE_RULES = HeartsRules(target=50)
 
 
 def cards_seen(view: dict) -> set[str]:
@@ -110,12 +114,14 @@ def masks(hands: list[list[str]]) -> tuple[int, ...]:
     return tuple(sum(1 << parse_card(c) for c in hand) for hand in hands)
 
 
-def replay(players: list[Player], dealt: dict[int, list[list[str]]]) -> HeartsMatch:
+def replay(
+    players: list[Player], dealt: dict[int, list[list[str]]], rules: HeartsRules | None = None
+) -> HeartsMatch:
     """The passes and plays the events showed, replayed by the rules from the hands each seat
     was dealt (as its own view showed them): every hand was dealt, passed and played by the
     rules. Once the match is over, the revealed deal deals exactly those hands."""
     final = players[0].events[-1][1]
-    match = HeartsMatch.new(final["deal"] or SOME_CODE)
+    match = HeartsMatch.new(final["deal"] or SOME_CODE, rules=rules)
     by_hand: dict[int, dict[int, dict]] = {}
     for seat, player in enumerate(players):
         for _, view in player.events:
@@ -154,7 +160,8 @@ async def play_match(urls: list[str], whole: bool = True) -> list[float]:
     dealt: dict[int, list[list[str]]] = {}
     try:
         sent = time.monotonic()
-        version = await act(players[0], "start")
+        version = await act(players[0], "start",
+                            {"rules": WHOLE_RULES.to_json()} if whole else None)
         delays += await everyone_reached([*players, late], version, sent)
         refused_once = False
         while True:
@@ -182,9 +189,12 @@ async def play_match(urls: list[str], whole: bool = True) -> list[float]:
             delays += await everyone_reached([*players, late], version, sent)
         final = await players[0].view()
         if whole:
-            assert final["winner"] is not None and max(s["total"] for s in final["seats"]) >= 100
+            assert final["winner"] is not None
+            assert max(s["total"] for s in final["seats"]) >= WHOLE_RULES.target
             assert final["deal"] is not None
-            assert len(final["deal"]) == len("HT1-N-") + 28  # a secret deal's long code
+            # A secret deal's long code, and the house rules it was played under.
+            assert final["deal"].startswith("HT1-N-") and len(final["deal"]) >= len("HT1-N-") + 28
+            assert HeartsMatch.new(final["deal"]).rules == WHOLE_RULES
         else:
             assert final["phase"] == "playing" and final["hand_number"] == 2
             assert len(final["hand_scores"]) == 1 and final["deal"] is None
@@ -192,7 +202,7 @@ async def play_match(urls: list[str], whole: bool = True) -> list[float]:
         for player in [*players, late]:
             assert player.events[-1][1]["version"] == final["version"]
         check_events(players, late)
-        replayed = replay(players, dealt)
+        replayed = replay(players, dealt, WHOLE_RULES if whole else None)
         assert replayed.phase == final["phase"]
     finally:
         for player in [*players, late]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 import statistics
+from functools import cache
 
 import httpx
 import pytest
@@ -196,9 +197,13 @@ async def test_win_a_winnable_deal_by_following_the_solver(client):
     assert re.search(r"Win rate</dt><dd>100%<", home)
 
 
+@cache
 def greedy_stalemate() -> tuple[str, list]:
-    """A deal and the moves by which "pair when you can, else turn a card" gets stuck."""
-    for number in range(500):
+    """A deal and the moves by which "pair when you can, else turn a card" gets stuck: of the
+    first 200 deals, the one that gets stuck in the fewest taps (three moves at least), as each
+    tap is a page's answer to the tests."""
+    found = []
+    for number in range(200):
         code = str(DealCode("HH1", "N", number))
         game = new_game(code)
         moves = []
@@ -207,8 +212,10 @@ def greedy_stalemate() -> tuple[str, list]:
             moves.append(move)
             game.play(move)
         if game.status == "stalemate" and game.moves >= 3:
-            return code, moves
-    raise AssertionError("no greedy stalemate among 500 deals")
+            found.append((sum(len(move.taps) for move in moves), number, code, tuple(moves)))
+    assert found, "no greedy stalemate among 200 deals"
+    _, _, code, moves = min(found)
+    return code, list(moves)
 
 
 async def test_stalemate_dialog_and_undo_out_of_it(client):

@@ -98,9 +98,11 @@ async def test_a_scrape_after_a_few_actions_finds_every_metric_moved(
 ):
     before = await scrape(client)
 
-    # Solo play: a Heart to Heart game won, a Hearts match against Hard bots played to its end.
+    # Solo play: a Heart to Heart game won, a Hearts match against Hard bots played to its end
+    # (to 50, the lowest target: fewer hands of Hard's searches).
     await win_through_the_api(client)
-    state = (await client.post("/api/hearts/games", json={"deal": "HT1-H-AAAAAAB"})).json()
+    state = (await client.post("/api/hearts/games",
+                               json={"deal": "HT1-H-AAAAAAB", "rules": {"target": 50}})).json()
     url = f"/api/hearts/games/{state['game_id']}"
     while state["phase"] != "match_over":
         if state["phase"] == "passing":
