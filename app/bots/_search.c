@@ -933,6 +933,33 @@ static int read_history(PyObject *obj, History *h) {
     return 1;
 }
 
+/* The effective number of deals, (sum w)^2 / sum w^2, of weights exp(power * (log_w - top)). */
+static double effective_deals(const double *log_w, int n, double top, double power) {
+    double sum = 0.0, squares = 0.0;
+    for (int w = 0; w < n; w++) {
+        double x = exp(power * (log_w[w] - top));
+        sum += x;
+        squares += x * x;
+    }
+    return sum * sum / squares;
+}
+
+/* The largest power in [0, 1] to raise the weights to (within 1/64) that keeps at least
+ * `target` effective deals: a few unlikely plays would otherwise leave a handful of deals
+ * carrying all the weight, and the candidates compared on copies of them. */
+static double tempering(const double *log_w, int n, double top, double target) {
+    if (target <= 0.0 || effective_deals(log_w, n, top, 1.0) >= target) return 1.0;
+    double low = 0.0, high = 1.0;
+    for (int i = 0; i < 6; i++) {
+        double mid = (low + high) / 2;
+        if (effective_deals(log_w, n, top, mid) >= target)
+            low = mid;
+        else
+            high = mid;
+    }
+    return low;
+}
+
 /* play_rollouts with worlds read from the others' plays: `drawn` deals are sampled, each
  * weighed by plays_log_likelihood, and `worlds` of them drawn again in proportion to their
  * weights (systematic resampling); a deal drawn several times is played out once and
@@ -942,21 +969,23 @@ static PyObject *py_weighted_rollouts(PyObject *Py_UNUSED(self), PyObject *args)
     PyObject *pos_obj, *need, *cands_obj, *totals_obj, *history_obj;
     int me, worlds, drawn, moon_plan;
     unsigned long long unseen, state;
-    double noise;
+    double noise, ess;
     Knowledge k;
     History h;
     int cands[13], totals[4];
     Tally t[13], moon[13];
-    if (!PyArg_ParseTuple(args, "OiOKOOKiiOdp", &pos_obj, &me, &need, &unseen, &cands_obj,
+    if (!PyArg_ParseTuple(args, "OiOKOOKiiOdpd", &pos_obj, &me, &need, &unseen, &cands_obj,
                           &totals_obj, &state, &worlds, &drawn, &history_obj, &noise,
-                          &moon_plan))
+                          &moon_plan, &ess))
         return NULL;
     if (!read_knowledge(pos_obj, me, need, unseen, &k) || !read_history(history_obj, &h))
         return NULL;
     int n = read_candidates(cands_obj, &k, cands);
     if (n < 0 || !read_signed(totals_obj, totals, 4, "totals")) return NULL;
-    if (worlds < 1 || drawn < 1 || drawn > 100000 || !(noise > 0.0 && noise <= 1.0)) {
-        PyErr_SetString(PyExc_ValueError, "worlds >= 1, 1 <= drawn <= 100000, 0 < noise <= 1");
+    if (worlds < 1 || drawn < 1 || drawn > 100000 || !(noise > 0.0 && noise <= 1.0) ||
+        !(ess >= 0.0 && ess <= 1.0)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "worlds >= 1, 1 <= drawn <= 100000, 0 < noise <= 1, 0 <= ess <= 1");
         return NULL;
     }
     Mask *deals = PyMem_Malloc(sizeof(Mask) * 4 * (size_t)drawn);
@@ -986,7 +1015,8 @@ static PyObject *py_weighted_rollouts(PyObject *Py_UNUSED(self), PyObject *args)
         if (weights[w] > top) top = weights[w];
     }
     if (!failed) {
-        for (int w = 0; w < drawn; w++) sum += weights[w] = exp(weights[w] - top);
+        double power = tempering(weights, drawn, top, ess * worlds);
+        for (int w = 0; w < drawn; w++) sum += weights[w] = exp(power * (weights[w] - top));
         /* One uniform draw, then `worlds` evenly spaced marks on the weights' cumulative sum. */
         double spacing = sum / worlds;
         double mark = spacing * ((double)(next_u64(&rng) >> 11) * 0x1.0p-53);
@@ -1185,10 +1215,11 @@ static PyMethodDef methods[] = {
      "the seat's points and of its match results (see match_result)."},
     {"weighted_rollouts", py_weighted_rollouts, METH_VARARGS,
      "weighted_rollouts(pos, seat, need, unseen, candidates, totals, rng_state, worlds,\n"
-     "drawn, history, noise, moon_plan) -> ((points, results), moon, rng_state): as\n"
+     "drawn, history, noise, moon_plan, ess) -> ((points, results), moon, rng_state): as\n"
      "play_rollouts, the `worlds` deals drawn again from `drawn` sampled ones, each weighed\n"
      "by how likely the other seats' plays in `history` ((seat, card) in order) are under\n"
-     "Normal's policy played with probability 1 - noise, any legal card otherwise. With\n"
+     "Normal's policy played with probability 1 - noise, any legal card otherwise; the\n"
+     "weights raised to the largest power that keeps ess * worlds effective deals. With\n"
      "`moon_plan`, `moon` holds the same sums when `seat` plays for the moon (else None)."},
     {"plays_likelihood", py_plays_likelihood, METH_VARARGS,
      "plays_likelihood(rules, seat, hands, history, noise) -> float: the log of how likely\n"

@@ -36,6 +36,7 @@ def weighted_rollouts(
     history: Sequence[tuple[int, int]],
     noise: float,
     moon_plan: bool,
+    ess: float,
     /,
 ) -> tuple[tuple[list[int], list[int]], tuple[list[int], list[int]] | None, int]: ...
 def plays_likelihood(

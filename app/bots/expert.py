@@ -17,7 +17,7 @@ from app.bots.hard import PassSearch, PlaySearch, Reading
 from app.bots.model import from_view
 
 PLAY_SEARCH = PlaySearch(plays=150_000, min_deals=60, max_deals=1_500)
-READING = Reading(drawn=3, noise=0.3, moon_losers=3)
+READING = Reading(drawn=3, noise=0.3, moon_losers=3, ess=0.5)
 PASS_SEARCH = PassSearch(screen_deals=16, final_deals=192, finalists=16, moon_losers=3)
 
 

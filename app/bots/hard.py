@@ -136,13 +136,16 @@ class Reading:
     """How a search reads the other seats' plays (Expert): it samples ``drawn`` deals for each
     one it plays out, weighs each by how likely the plays seen are in it if the others play
     as Normal with probability 1 - ``noise`` (any legal card otherwise), and plays out deals
-    drawn again by those weights. While no other seat has taken a point and at most
-    ``moon_losers`` of the seat's cards can lose a trick, each candidate is also played out
-    with the seat playing for the moon, and counts by the better of the two plans."""
+    drawn again by those weights, raised to the largest power (at most 1) that leaves them
+    ``ess`` times as many effective deals as it plays out (0: the weights as they are). While
+    no other seat has taken a point and at most ``moon_losers`` of the seat's cards can lose a
+    trick, each candidate is also played out with the seat playing for the moon, and counts
+    by the better of the two plans."""
 
     drawn: int
     noise: float
     moon_losers: int
+    ess: float
 
 
 def history(view) -> list[tuple[int, int]]:
@@ -171,6 +174,7 @@ def _evaluate_play(
         (points, results), moon, _ = _search.weighted_rollouts(
             known, me, need, unseen, cands, view.totals, seed & _SEED_MASK, deals,
             deals * reading.drawn, history(view), reading.noise, _may_shoot(pos, me, reading),
+            reading.ess,
         )  # fmt: skip
         if moon is not None:
             points, results = _better_plan((points, results), moon, deals)

@@ -107,9 +107,27 @@ def test_with_no_other_play_to_read_the_search_is_hards():
         cands = hard.candidates(pos, view.seat, view.legal)
         plain = _search.play_rollouts(known, view.seat, need, unseen, cands, view.totals, 7, 30)
         read = _search.weighted_rollouts(
-            known, view.seat, need, unseen, cands, view.totals, 7, 30, 30, own, NOISE, False
+            known, view.seat, need, unseen, cands, view.totals, 7, 30, 30, own, NOISE, False, 0.5
         )
         assert read[0] == plain[0] and read[1] is None
+
+
+def test_keeping_every_drawn_deal_tempers_the_reading_away():
+    # The others' plays weigh the deals apart, but when every drawn deal must count in full
+    # the weights are raised to the power 0: each deal is played out once, as Hard does.
+    read_apart = 0
+    for view in decisions(CODES[1]):
+        plays = hard.history(view)
+        if not any(s != view.seat for s, _ in plays):
+            continue
+        pos = from_view(view)
+        known, need, unseen = hard.knowledge(pos, view)
+        cands = hard.candidates(pos, view.seat, view.legal)
+        args = (known, view.seat, need, unseen, cands, view.totals, 7, 30, 30, plays, NOISE, False)
+        plain = _search.play_rollouts(known, view.seat, need, unseen, cands, view.totals, 7, 30)
+        assert _search.weighted_rollouts(*args, 1.0)[0] == plain[0]
+        read_apart += _search.weighted_rollouts(*args, 0.0)[0] != plain[0]
+    assert read_apart  # untempered, the same plays do change the deals played out
 
 
 def test_bad_history_is_refused():
@@ -119,8 +137,10 @@ def test_bad_history_is_refused():
     cands = hard.candidates(pos, view.seat, view.legal)
     args = (known, view.seat, need, unseen, cands, view.totals, 7, 10, 20)
     with pytest.raises(ValueError):
-        _search.weighted_rollouts(*args, [(4, 0)], NOISE, False)
+        _search.weighted_rollouts(*args, [(4, 0)], NOISE, False, 0.5)
     with pytest.raises(ValueError):
-        _search.weighted_rollouts(*args, [], 0.0, False)
+        _search.weighted_rollouts(*args, [], 0.0, False, 0.5)
+    with pytest.raises(ValueError):
+        _search.weighted_rollouts(*args, [], NOISE, False, 1.5)
     with pytest.raises(ValueError):
         _search.plays_likelihood(view.rules, view.seat, [0, 0, 0, 0], [], NOISE)
