@@ -5,7 +5,8 @@ samples many more deals and weighs each by how well it explains the cards the ot
 played this hand: replayed from the first trick, each of their plays is likely when it is the
 card Normal would have played with that deal's hand, unlikely otherwise (:class:`hard.Reading`).
 The deals it plays out are drawn again by those weights, so a hand that the plays make
-unlikely (a seat that ducked a trick it would have won with the queen, say) counts for little.
+unlikely (a seat that ducked a trick it would have won with the queen, say) counts for little;
+the weights are tempered so that the deals drawn are not copies of a few.
 It also searches more deals than Hard, for the pass too. As for Hard, the amount of search is
 a count, so the same view and seed give the same decision.
 """
