@@ -9,9 +9,14 @@ import pytest
 from browser_kit import press, press_and_wait, wait_idle
 from playwright.sync_api import expect
 
+from app.rules.heart_to_heart import HEART_SIZE, deal_ranks
+
 pytestmark = pytest.mark.browser
 
 STOCK = 'button[data-pile="stock"]'
+# Its stock's first two cards differ in rank: the waste's piece (its top card's rank) changes
+# with each of the first two draws (a random deal draws two alike about one time in sixteen).
+DEAL = "HH1-N-AAAAAAM"
 
 # Registered after every script of the page has loaded: the order must not matter.
 LISTEN_JS = """() => {
@@ -25,9 +30,11 @@ LISTEN_JS = """() => {
 
 
 def test_pieces_reach_who_registered_and_a_taken_piece_stays_out(new_page):
+    first_draw, second_draw = deal_ranks(DEAL)[HEART_SIZE : HEART_SIZE + 2]
+    assert first_draw != second_draw
     page = new_page("desktop", "en")
-    page.goto("/heart-to-heart")
-    press_and_wait(page, page.locator(STOCK), "desktop")  # the game is stored from here on
+    page.goto(f"/heart-to-heart/deal/{DEAL}")
+    press_and_wait(page, page.locator(STOCK), "desktop")
     held = page.locator("#h2h-version").get_attribute("value")
     page.evaluate(LISTEN_JS)
     press_and_wait(page, page.locator(STOCK), "desktop")
