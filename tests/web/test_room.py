@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 
 import pytest
 
@@ -311,3 +312,35 @@ async def test_the_claim_setting_says_the_hand_plays_itself(client):
     await client.post("/lang", data={"lang": "en"})
     page = (await client.get("/settings")).text
     assert "the rest of the hand plays itself at once" in page and "Offer" not in page
+
+
+class _FormsInParagraphs(HTMLParser):
+    """Forms opened inside an open paragraph: the HTML parser closes the paragraph there, so
+    what follows the form leaves the paragraph's layout."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.open_paragraphs = 0
+        self.found: list[tuple[int, int]] = []
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag == "p":
+            self.open_paragraphs += 1
+        elif tag == "form" and self.open_paragraphs:
+            self.found.append(self.getpos())
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "p" and self.open_paragraphs:
+            self.open_paragraphs -= 1
+
+
+@pytest.mark.parametrize("path", ["/", "/hearts", "/heart-to-heart", "/stats", "/settings",
+                                  "/hearts/rules", "/heart-to-heart/rules"])
+async def test_no_page_opens_a_form_inside_a_paragraph(client, path):
+    # The home page's "Play with friends" form once sat in the Hearts tile's paragraph of
+    # buttons: its button fell into the tile's grid beside the art and widened that column.
+    page = await client.get(path)
+    assert page.status_code == 200
+    parser = _FormsInParagraphs()
+    parser.feed(page.text)
+    assert not parser.found, f"{path}: a form inside a paragraph at {parser.found}"
