@@ -225,6 +225,15 @@ def fits_sideways(page: Page, where: str, shot: str) -> None:
 def test_the_lobby_like_the_table_at_every_size(new_page, axe, lang):
     host, guest = new_page("phone", lang), new_page("desktop", lang)
     host.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    # The page that asks a first table's name reads light on the felt, as the lobby does (it
+    # once kept a light card's dark ink on a dark panel, which axe cannot judge over the felt).
+    host.goto("/hearts/tables/new")
+    inks = host.evaluate(
+        """() => [...document.querySelectorAll('.tb-first-panel :is(h1, p, label)')]
+              .map((el) => getComputedStyle(el).color.match(/[0-9.]+/g).slice(0, 3).map(Number))
+              .map(([r, g, b]) => 0.2126 * r + 0.7152 * g + 0.0722 * b)"""
+    )
+    assert len(inks) == 4 and min(inks) > 150, inks
     # The creator gives a name before the table opens, and sits under it.
     invite = open_table(host, "An")
     expect(host.locator("#tb-title")).to_be_visible()  # a heading, the invite first
