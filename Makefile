@@ -45,10 +45,9 @@ browser:
 run: setup
 	$(VENV)/bin/uvicorn app.main:app --host 127.0.0.1 --port 8000
 
-# Six pytest-xdist workers, three times CI's two cores: most of a test's time is spent waiting
-# (for a browser's animations, a server's answer), not computing (three workers were slower
-# than four).
-XDIST := -n 6
+# Four pytest-xdist workers, twice CI's two cores: most of a test's time is spent waiting (for a
+# browser's animations, a server's answer), not computing (three workers were slower).
+XDIST := -n 4
 
 test: setup-dev browser
 	$(VENV)/bin/mypy
