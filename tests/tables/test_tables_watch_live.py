@@ -63,6 +63,11 @@ async def test_a_watcher_follows_a_whole_match_and_never_sees_a_hidden_card(
             else:
                 mover = players[view["turn"]]
                 answer = await mover.post("play", {"card": (await mover.view())["legal"][0]})
+                if answer.status_code == 409 and answer.json()["error"]["code"] == "not_your_turn":
+                    # A busy machine held the player's stream long enough for the table to
+                    # think the seat away: its bot played first. The match goes on from there.
+                    assert any(s["played_away"] for s in answer.json()["state"]["seats"])
+                    continue
             assert answer.status_code == 200, answer.text
             moved = answer.json()
             history[moved["version"]] = (moved["hand_number"], played_of(moved))
