@@ -15,7 +15,9 @@ itself: ``hardnp`` plays as Hard and passes as Normal (what passing by search ga
 12,000 simulated plays per decision (``REFERENCE_SEARCH``; its decisions are the old ones, the
 C core playing exactly what the Python rollouts played). ``expertnr`` is Expert without
 reading the others' plays (its deals uniform, as Hard's; its pass is Expert's), so that
-``expert-expertnr`` measures what the reading alone gains.
+``expert-expertnr`` measures what the reading alone gains. Two players cheat, to bound what
+any reading could gain: ``seesq`` is Hard told which hand holds the Q♠, ``seesall`` sees every
+hand and plays each candidate out once on the true deal (both pass as Hard).
 
     nice .venv/bin/python -m bench.bots --pairing hard-normal --table 1v3 --deals 500
 
@@ -38,7 +40,17 @@ import sys
 import time
 from multiprocessing import Pool
 
-from app.bots import choose_moon, choose_pass, choose_play, decision_seed, expert, hard
+from app.bots import (
+    _search,
+    choose_moon,
+    choose_pass,
+    choose_play,
+    decision_seed,
+    expert,
+    hard,
+    normal,
+)
+from app.bots.model import from_view
 from app.rules.cards import JACK_OF_DIAMONDS, QUEEN_OF_SPADES, cards_in
 from app.rules.deal_codes import number_to_letters, seed_from
 from app.rules.hearts import HeartsMatch, deal_hands, pass_direction
@@ -47,11 +59,18 @@ from app.rules.hearts_rules import PRESETS
 ISMCTS_SIMULATIONS = 1000
 ISMCTS_UCT_C = 2.0
 OURS = ("easy", "normal", "hard", "expert")
-PLAYERS = (*OURS, "hardnp", "hardref", "expertnr", "ismcts")
+PLAYERS = (*OURS, "hardnp", "hardref", "expertnr", "ismcts", "seesq", "seesall")
 # hard.PlaySearch of ``hardref``; a plain dict so that ``--think`` also runs on older trees.
 REFERENCE_SEARCH = {"plays": 12_000, "min_deals": 6, "max_deals": 120}
 # The level whose pass each player makes (players not listed pass as their level).
-PASSES_AS = {"hardnp": "normal", "hardref": "normal", "ismcts": "normal", "expertnr": "expert"}
+PASSES_AS = {
+    "hardnp": "normal",
+    "hardref": "normal",
+    "ismcts": "normal",
+    "expertnr": "expert",
+    "seesq": "hard",
+    "seesall": "hard",
+}
 # OpenSpiel's pass directions (its players are our seats, play also runs 0→1→2→3).
 _OS_PASS = {"none": 0, "left": 1, "across": 2, "right": 3}
 # Deal numbers of the tournament start here, away from small numbers used by tests.
@@ -114,6 +133,30 @@ class IsmctsSeat:
         return _our_card(self.bot.step(self.state))
 
 
+def cheating_play(view, hands: tuple[int, ...], sees_all: bool) -> int:
+    """Hard's search told where the Q♠ is (or, ``sees_all``, every card: one play-out of each
+    candidate on the true deal is then the whole search)."""
+    legal = view.legal
+    pos = from_view(view)
+    cands = hard.candidates(pos, view.seat, legal)
+    if len(cands) == 1:
+        return normal.choose_play(pos, view.seat, legal)
+    default = normal.choose_play(pos, view.seat, legal)
+    cands = [default if hard._same_group(c, default, pos, view.seat) else c for c in cands]
+    known, need, unseen = hard.knowledge(pos, view)
+    told = unseen if sees_all else unseen & (1 << QUEEN_OF_SPADES)
+    for seat in range(4):
+        known.hands[seat] |= hands[seat] & told
+        need[seat] -= (hands[seat] & told).bit_count()
+    unseen &= ~told
+    deals = 1 if sees_all else hard.PLAY_SEARCH.deals(len(cands), sum(view.cards_left))
+    seed = decision_seed(view) & ((1 << 64) - 1)
+    (points, results), _ = _search.play_rollouts(
+        known, view.seat, need, unseen, cands, view.totals, seed, deals
+    )
+    return hard._Evaluation(cands, default, hard._values(points, results), points, deals).best()
+
+
 def start_hand(number: int, hand_number: int, rules: str = "seed") -> HeartsMatch:
     """A match positioned at the start of hand ``hand_number`` (totals 0), under the preset
     ``rules``."""
@@ -156,6 +199,8 @@ def play_hand(players: tuple[str, ...], number: int, hand_number: int, rules: st
             card = ismcts.choose(view.legal)
         elif player == "hardref":
             card = hard.choose_play(view, decision_seed(view), hard.PlaySearch(**REFERENCE_SEARCH))
+        elif player in ("seesq", "seesall"):
+            card = cheating_play(view, match.state.hands, player == "seesall")
         elif player == "expertnr":
             card = expert.choose_play(view, decision_seed(view), reading=None)
         elif player == "hardnp":
@@ -194,7 +239,9 @@ def play_hand(players: tuple[str, ...], number: int, hand_number: int, rules: st
     }
 
 
-def _deal_job(args: tuple[str, str, str, int, str]) -> list[dict]:
+def play_deal(args: tuple[str, str, str, int, str]) -> list[dict]:
+    """The ``index``-th deal of a tournament of A against B at ``table`` ("1v3" or "3v1"), played
+    four times with the odd seat moving round the table (``args``: A, B, table, index, rules)."""
     a, b, table, index, rules = args
     number = FIRST_DEAL + index
     hand_number = 1 + index % 4
@@ -217,11 +264,11 @@ def run(
     with open(out_path, "a") as out:
         if workers > 1:
             with Pool(workers) as pool:
-                for hands in pool.imap(_deal_job, jobs):
+                for hands in pool.imap(play_deal, jobs):
                     done += _write(out, hands, a, b, table, done, deals)
         else:
             for job in jobs:
-                done += _write(out, _deal_job(job), a, b, table, done, deals)
+                done += _write(out, play_deal(job), a, b, table, done, deals)
 
 
 def _write(out, hands: list[dict], a: str, b: str, table: str, done: int, total: int) -> int:
