@@ -66,7 +66,7 @@ FUZZ = settings(
     suppress_health_check=list(HealthCheck),
     phases=[Phase.explicit, Phase.generate],
 )
-EXAMPLES = {GenerationMode.POSITIVE: 70, GenerationMode.NEGATIVE: 35}
+EXAMPLES = {GenerationMode.POSITIVE: 40, GenerationMode.NEGATIVE: 20}
 STATEFUL_EXAMPLES = 40
 
 

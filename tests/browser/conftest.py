@@ -132,12 +132,20 @@ NewPage = Callable[..., Page]
 
 
 @pytest.fixture
-def new_page(browser: Browser, base_url: str) -> Iterator[NewPage]:
+def new_page(
+    browser: Browser, base_url: str, request: pytest.FixtureRequest
+) -> Iterator[NewPage]:
     """``new_page(device, lang)``: a page in a fresh context, so a new browser session, that
     asks for ``lang`` (or for ``accept_language`` when given).
 
+    Its session's animation speed is "fast", as a player may choose: the page shows the bots'
+    cards at twice their pace (hearts-table.js), the same steps and words in half the time the
+    tests wait for them. Tests of a new session (marked ``new_session``: the normal motion, the
+    settings' defaults, a page that starts no session) keep it new.
+
     Any script error or console error on any of its pages fails the test that made it.
     """
+    fast = request.node.get_closest_marker("new_session") is None
     contexts: list[BrowserContext] = []
     errors: list[str] = []
 
@@ -165,6 +173,8 @@ def new_page(browser: Browser, base_url: str) -> Iterator[NewPage]:
         context.add_init_script(HTMX_COUNTER)
         context.on("page", watch)
         contexts.append(context)
+        if fast:
+            assert context.request.put("/api/settings", data={"animation_speed": "fast"}).ok
         return context.new_page()
 
     yield make

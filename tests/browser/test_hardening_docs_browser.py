@@ -17,6 +17,7 @@ document.addEventListener("securitypolicyviolation", (event) => {
 """
 
 
+@pytest.mark.new_session  # opening /docs starts no session
 def test_swagger_ui_works_under_the_docs_csp(new_page, base_url):
     page = new_page("desktop", "en")
     page.add_init_script(RECORD_VIOLATIONS)

@@ -26,7 +26,7 @@ from app.web.hearts.texts import refusal_text
 from app.web.i18n import translator
 from app.web.pieces import answer, status
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.new_session]
 
 LATENCY_MS = 200
 BUSY = ("The bots are thinking for many players at once: the page tries again in a moment,"

@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 from app.rules.heart_to_heart import new_game, target_text
 from app.rules.heart_to_heart_solver import solve
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.new_session]
 
 WON_DEAL = "HH1-W-AAAAAAM"
 H2H_API = "/api/heart-to-heart/games"

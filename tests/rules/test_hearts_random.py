@@ -27,7 +27,7 @@ from app.rules.hearts_core import (
     points_of,
 )
 
-MATCHES = 400
+MATCHES = 200
 # The matches are independent: they are shared among up to this many processes, one a core.
 WORKERS = min(len(os.sched_getaffinity(0)), 4)
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"

@@ -17,6 +17,7 @@ import httpx
 import pytest
 import redis
 
+HERE = Path(__file__).parent
 SECRET_KEY = "tables-test-key-tables-test-key-tables-test-key"
 START_TIMEOUT = 30.0
 
@@ -28,11 +29,14 @@ def free_port() -> int:
 
 
 def launch(
-    store_url: str, workdir: Path, *args: str, settings: dict[str, str]
+    store_url: str, workdir: Path, *args: str, settings: dict[str, str],
+    served: str = "app.main:app",
 ) -> tuple[subprocess.Popen, str]:
     port = free_port()
     env = {
         **os.environ,
+        # two_hand_app.py imports its neighbour two_hands.py.
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")])),
         "CARDROOM_STORE_URL": store_url,
         "CARDROOM_SECRET_KEY": SECRET_KEY,
         **{f"CARDROOM_{key.upper()}": value for key, value in settings.items()},
@@ -41,7 +45,7 @@ def launch(
         sys.executable,
         "-m",
         "uvicorn",
-        "app.main:app",
+        served,
         "--host",
         "127.0.0.1",
         "--port",
@@ -85,10 +89,11 @@ def stop(process: subprocess.Popen) -> None:
 
 @pytest.fixture
 def servers(tmp_path: Path, redis_server) -> Iterator[Callable[..., list[str]]]:
-    """``servers(kind, **settings)``: the base URLs of a fresh deployment of that kind."""
+    """``servers(kind, **settings)``: the base URLs of a fresh deployment of that kind; with
+    ``two_hands=True``, its tables' matches end after their second hand (two_hand_app.py)."""
     processes: list[subprocess.Popen] = []
 
-    def start(kind: str, **settings: str) -> list[str]:
+    def start(kind: str, two_hands: bool = False, **settings: str) -> list[str]:
         sqlite = f"sqlite:///{tmp_path / 'cardroom.sqlite3'}"
         redis_url = redis_server.url("tables")
         plan = {
@@ -100,7 +105,10 @@ def servers(tmp_path: Path, redis_server) -> Iterator[Callable[..., list[str]]]:
             redis.Redis.from_url(redis_url).flushdb()
         urls = []
         for url, args in plan:
-            process, base = launch(url, tmp_path, *args, settings=settings)
+            process, base = launch(
+                url, tmp_path, *args, settings=settings,
+                served="two_hand_app:app" if two_hands else "app.main:app",
+            )
             processes.append(process)
             urls.append(base)
         return urls

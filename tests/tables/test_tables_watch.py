@@ -1,7 +1,8 @@
-"""Watching a table (app/web/hearts/tables/watch.py): the watch link's code, and a whole match
-watched under every house-rule preset and every delay, each view and page the watcher gets
-checked against the hands dealt at the version it shows: no card of a hand or a pass, ever,
-and never a table newer than the delay allows. The app's clock is the test's (Clock)."""
+"""Watching a table (app/web/hearts/tables/watch.py): the watch link's code, and a match to its
+end (two hands: two_hands.py) watched under every house-rule preset and every delay, each view
+and page the watcher gets checked against the hands dealt at the version it shows: no card of a
+hand or a pass, ever, and never a table newer than the delay allows. The app's clock is the
+test's (Clock)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import re
 from dataclasses import replace
 
 import pytest
+from two_hands import TwoHandMatch
 
 from app.rules.cards import card_text, cards_in
 from app.rules.hearts_rules import PRESETS
@@ -48,8 +50,9 @@ def test_a_watch_code_names_its_table_and_tells_nothing_of_its_id():
 
 @pytest.mark.parametrize("preset", list(PRESETS))
 async def test_a_watcher_sees_no_hidden_card_under_every_rule_and_delay(
-    preset, app, new_client, clock
+    preset, app, new_client, clock, monkeypatch
 ):
+    monkeypatch.setattr(service, "HeartsMatch", TwoHandMatch)
     store = app.state.store
     creator, guest = new_client(), new_client()
     watcher = new_client()
@@ -68,10 +71,8 @@ async def test_a_watcher_sees_no_hidden_card_under_every_rule_and_delay(
     assert table_id not in waiting and 'data-action="sit"' not in waiting
     assert 'id="tb-waiting"' not in waiting  # nobody is asked to sit
 
-    # Each preset's rules, to 50 points: a whole match in fewer hands.
-    rules = {**PRESETS[preset].to_json(), "target": 50}
-    started = await creator.post(f"{api}/start",
-                                 json={"rules": rules, "watch_delay": CHOSEN[preset]})
+    started = await creator.post(f"{api}/start", json={"rules": PRESETS[preset].to_json(),
+                                                       "watch_delay": CHOSEN[preset]})
     assert started.status_code == 200, started.text
     assert started.json()["watch_delay"] == CHOSEN[preset]
 

@@ -1,8 +1,8 @@
-"""A whole table match on real uvicorn with a watcher's event stream open through the watch
-link, on SQLite and on two instances sharing Redis: every event the watcher received is
-checked against the hands dealt at the version it shows (no card of a hand or a pass), and
-with the one-trick delay, the stream never runs ahead of it, even after it resumes with
-Last-Event-ID on the other instance."""
+"""A table match to its end (two hands: two_hands.py) on real uvicorn with a watcher's event
+stream open through the watch link, on SQLite and on two instances sharing Redis: every event
+the watcher received is checked against the hands dealt at the version it shows (no card of a
+hand or a pass), and with the one-trick delay, the stream never runs ahead of it, even after it
+resumes with Last-Event-ID on the other instance."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import pytest
 from players import Player
 
 SOUTH, NORTH = 0, 2
-RULES = {"target": 50}  # a whole match in fewer hands
 
 
 def played_of(view: dict) -> frozenset[str]:
@@ -27,7 +26,7 @@ def count_of(view: dict) -> int:
 async def test_a_watcher_follows_a_whole_match_and_never_sees_a_hidden_card(
     servers, kind, delay
 ):
-    urls = servers(kind)
+    urls = servers(kind, two_hands=True)
     south, north = Player.at(urls[0]), Player.at(urls[-1])
     watcher = Player.at(urls[-1])
     watcher.prefix = "/api/hearts/watch"
@@ -43,7 +42,7 @@ async def test_a_watcher_follows_a_whole_match_and_never_sees_a_hidden_card(
         # The players see the watcher come.
         await south.seen(lambda e: e["watchers"] == 1)
 
-        answer = await south.post("start", {"rules": RULES, "watch_delay": delay})
+        answer = await south.post("start", {"watch_delay": delay})
         assert answer.status_code == 200, answer.text
         # Every version the players made: its hand and the cards played in it then.
         history = {answer.json()["version"]: (answer.json()["hand_number"],
