@@ -15,7 +15,7 @@ from browser_kit import (
 )
 from conftest import LOCALES, WAIT_MS
 from hearts_mirror import Mirror, pass_choice
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, StorageState, expect
 
 from app.bots.driver import play_bots
 
@@ -146,12 +146,17 @@ IN_VIEW_JS = """(dialog) => {
 SIZES = [(360, 640), (390, 844), (844, 390), (1280, 800)]
 
 
-def sized_page(browser: Browser, base_url: str, lang: str, width: int, height: int) -> Page:
+def sized_page(
+    browser: Browser, base_url: str, lang: str, width: int, height: int,
+    session: StorageState | None = None,
+) -> Page:
+    """A page of a new context at that size (a phone's below 500 px), with ``session``'s
+    cookies when given: the same browser session seen on another screen."""
     phone = min(width, height) < 500
     context = browser.new_context(
         base_url=base_url, locale=LOCALES[lang], extra_http_headers={"Accept-Language": lang},
         viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone,
-        device_scale_factor=2 if phone else 1,
+        device_scale_factor=2 if phone else 1, storage_state=session,
     )
     context.set_default_timeout(WAIT_MS)
     return context.new_page()
@@ -173,49 +178,54 @@ def tap_the_backdrop(page: Page) -> None:
 
 
 @pytest.mark.parametrize("lang", ["vi", "en"])
-@pytest.mark.parametrize(("width", "height"), SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
-def test_dialogs_open_at_their_heading_with_a_close_in_view(
-    browser, base_url, axe, lang, width, height
-):
-    # A match the tests' play ends in 5 hands (most take 7 to 10): its end is soon reached.
+def test_dialogs_open_at_their_heading_with_a_close_in_view(browser, base_url, axe, lang):
+    # One match, seen at every size: a page of each size shares the browser session that plays
+    # it. A match the tests' play ends in 5 hands (most take 7 to 10): its end is soon reached.
     deal = "HT1-N-AAAAAAX"
-    page = sized_page(browser, base_url, lang, width, height)
+    player = sized_page(browser, base_url, lang, *SIZES[0])
+    pages = [player]
     try:
-        page.goto(f"/hearts/deal/{deal}")
+        player.goto(f"/hearts/deal/{deal}")
         mirror = Mirror(deal)
-        fast_forward_to_match_end(page, mirror, until="hand_over")
-        page.reload()
-        where = f"{width}x{height} ({lang})"
-        assert_opens_in_view(page, "ht-end-dialog", f"hand over, {where}")
-        tap_the_backdrop(page)
-        expect(page.locator("dialog:modal")).to_have_count(0)
+        fast_forward_to_match_end(player, mirror, until="hand_over")
+        session = player.context.storage_state()
+        pages += [sized_page(browser, base_url, lang, w, h, session) for w, h in SIZES[1:]]
+        for page, (width, height) in zip(pages, SIZES, strict=True):
+            page.goto(player.url)
+            where = f"{width}x{height} ({lang})"
+            assert_opens_in_view(page, "ht-end-dialog", f"hand over, {where}")
+            tap_the_backdrop(page)
+            expect(page.locator("dialog:modal")).to_have_count(0)
 
-        # The review: a short table of the player's decisions, its Close on the screen.
-        page.locator('[data-open="ht-end-dialog"]').click()
-        page.locator('#ht-end-dialog [data-open="ht-review-dialog"]').click()
-        review = page.locator("#ht-review-dialog:modal")
-        expect(review.locator("table.ht-review, .ht-all-best")).to_have_count(1)
-        if review.locator("table.ht-review").count():
-            expect(review.locator("tbody tr")).to_have_count(14)  # the pass and 13 plays
-            assert review.locator("tbody tr").first.evaluate("r => r.offsetHeight") < 48
-        assert_opens_in_view(page, "ht-review-dialog", f"review, {where}")
-        assert_no_axe_violations(axe, page, f"review dialog, {where}")
-        if (width, height, lang) == (390, 844, "en"):
-            screenshot(page, "hearts-review-phone.png")
-        tap_the_backdrop(page)
-        expect(page.locator("dialog:modal")).to_have_count(0)
+            # The review: a short table of the player's decisions, its Close on the screen.
+            page.locator('[data-open="ht-end-dialog"]').click()
+            page.locator('#ht-end-dialog [data-open="ht-review-dialog"]').click()
+            review = page.locator("#ht-review-dialog:modal")
+            expect(review.locator("table.ht-review, .ht-all-best")).to_have_count(1)
+            if review.locator("table.ht-review").count():
+                expect(review.locator("tbody tr")).to_have_count(14)  # the pass and 13 plays
+                assert review.locator("tbody tr").first.evaluate("r => r.offsetHeight") < 48
+            assert_opens_in_view(page, "ht-review-dialog", f"review, {where}")
+            assert_no_axe_violations(axe, page, f"review dialog, {where}")
+            if (width, height, lang) == (390, 844, "en"):
+                screenshot(page, "hearts-review-phone.png")
+            tap_the_backdrop(page)
+            expect(page.locator("dialog:modal")).to_have_count(0)
 
-        fast_forward_to_match_end(page, mirror)
-        page.reload()
-        assert_opens_in_view(page, "ht-end-dialog", f"match over, {where}")
-        assert_no_axe_violations(axe, page, f"match-over dialog, {where}")
-        if (width, height, lang) == (360, 640, "en"):
-            screenshot(page, "hearts-match-over-phone.png")
-        page.keyboard.press("Escape")
-        expect(page.locator("dialog:modal")).to_have_count(0)
-        page.locator('[data-open="ht-end-dialog"]').click()
-        assert_opens_in_view(page, "ht-end-dialog", f"match over again, {where}")
-        tap_the_backdrop(page)
-        expect(page.locator("dialog:modal")).to_have_count(0)
+        fast_forward_to_match_end(player, mirror)
+        for page, (width, height) in zip(pages, SIZES, strict=True):
+            page.reload()
+            where = f"{width}x{height} ({lang})"
+            assert_opens_in_view(page, "ht-end-dialog", f"match over, {where}")
+            assert_no_axe_violations(axe, page, f"match-over dialog, {where}")
+            if (width, height, lang) == (360, 640, "en"):
+                screenshot(page, "hearts-match-over-phone.png")
+            page.keyboard.press("Escape")
+            expect(page.locator("dialog:modal")).to_have_count(0)
+            page.locator('[data-open="ht-end-dialog"]').click()
+            assert_opens_in_view(page, "ht-end-dialog", f"match over again, {where}")
+            tap_the_backdrop(page)
+            expect(page.locator("dialog:modal")).to_have_count(0)
     finally:
-        page.context.close()
+        for page in pages:
+            page.context.close()
