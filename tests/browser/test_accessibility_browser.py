@@ -156,7 +156,7 @@ def sized_page(
     context = browser.new_context(
         base_url=base_url, locale=LOCALES[lang], extra_http_headers={"Accept-Language": lang},
         viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone,
-        device_scale_factor=2 if phone else 1, storage_state=session,
+        storage_state=session,
     )
     context.set_default_timeout(WAIT_MS)
     return context.new_page()

@@ -48,7 +48,6 @@ def phone_or_desktop(browser, base_url: str, lang: str, width: int, height: int)
     context = browser.new_context(
         base_url=base_url, locale=LOCALES[lang], extra_http_headers={"Accept-Language": lang},
         viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone,
-        device_scale_factor=2 if phone else 1,
     )
     context.set_default_timeout(WAIT_MS)
     context.add_init_script(HTMX_COUNTER)
