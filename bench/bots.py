@@ -48,7 +48,6 @@ from app.bots import (
     decision_seed,
     expert,
     hard,
-    normal,
 )
 from app.bots.model import from_view
 from app.rules.cards import JACK_OF_DIAMONDS, QUEEN_OF_SPADES, cards_in
@@ -136,13 +135,10 @@ class IsmctsSeat:
 def cheating_play(view, hands: tuple[int, ...], sees_all: bool) -> int:
     """Hard's search told where the Q♠ is (or, ``sees_all``, every card: one play-out of each
     candidate on the true deal is then the whole search)."""
-    legal = view.legal
     pos = from_view(view)
-    cands = hard.candidates(pos, view.seat, legal)
+    cands, default = hard.play_choices(pos, view.seat, view.legal)
     if len(cands) == 1:
-        return normal.choose_play(pos, view.seat, legal)
-    default = normal.choose_play(pos, view.seat, legal)
-    cands = [default if hard._same_group(c, default, pos, view.seat) else c for c in cands]
+        return default
     known, need, unseen = hard.knowledge(pos, view)
     told = unseen if sees_all else unseen & (1 << QUEEN_OF_SPADES)
     for seat in range(4):

@@ -113,6 +113,15 @@ def candidates(pos: Pos, me: int, legal_mask: int) -> list[int]:
     return reps
 
 
+def play_choices(pos: Pos, me: int, legal_mask: int) -> tuple[list[int], int]:
+    """The candidates a play search compares, Normal's choice standing for its group of
+    equivalent cards, and that choice."""
+    default = normal.choose_play(pos, me, legal_mask)
+    cands = [default if _same_group(c, default, pos, me) else c
+             for c in candidates(pos, me, legal_mask)]
+    return cands, default
+
+
 def knowledge(pos: Pos, view) -> tuple[Pos, list[int], int]:
     """What a sampled deal must respect: ``pos`` with the cards this seat passed (and that are
     not played yet) in their receiver's hand, how many more cards each seat holds, and the
@@ -158,12 +167,7 @@ def _evaluate_play(
     view, pos: Pos, seed: int, search: PlaySearch, reading: Reading | None = None
 ) -> _Evaluation:
     me = view.seat
-    default = normal.choose_play(pos, me, view.legal)
-    cands = candidates(pos, me, view.legal)
-    # The Normal choice stands for its group of equivalent cards.
-    for i, c in enumerate(cands):
-        if _same_group(c, default, pos, me):
-            cands[i] = default
+    cands, default = play_choices(pos, me, view.legal)
     deals = search.deals(len(cands), sum(view.cards_left))
     known, need, unseen = knowledge(pos, view)
     if reading is None:

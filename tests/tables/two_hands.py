@@ -23,4 +23,3 @@ class TwoHandMatch(HeartsMatch):
         rules: HeartsRules | None = None,
     ) -> HeartsMatch:
         return HeartsMatch.new(code, last_hand=LAST_HAND, rules=rules)
-
