@@ -7,7 +7,7 @@ INSTALLED := $(VENV)/.installed
 DEV_INSTALLED := $(VENV)/.installed-dev
 HTMX := static/vendor/htmx.min.js
 SWAGGER_UI := $(addprefix static/vendor/swagger-ui/,swagger-ui-bundle.js swagger-ui.css)
-CHROMIUM := /usr/bin/chromium
+CHROMIUM := /usr/bin/chromium-headless-shell
 
 .PHONY: setup setup-dev run test test-fast bench lint browser screenshots
 
@@ -38,9 +38,10 @@ static/vendor/swagger-ui/%: node_modules/.package-lock.json
 	mkdir -p $(dir $@)
 	cp node_modules/swagger-ui-dist/$* $@
 
-# Debian's Chromium drives the browser tests; Playwright's own browser download is not used.
+# Debian's Chromium headless shell drives the browser tests; Playwright's own browser download
+# is not used.
 browser:
-	@test -x $(CHROMIUM) || { apt-get update -qq && apt-get install -y -qq chromium; }
+	@test -x $(CHROMIUM) || { apt-get update -qq && apt-get install -y -qq chromium-headless-shell; }
 
 run: setup
 	$(VENV)/bin/uvicorn app.main:app --host 127.0.0.1 --port 8000

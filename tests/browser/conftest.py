@@ -1,4 +1,4 @@
-"""Browser fixtures: the real app served by uvicorn, driven by Debian's Chromium.
+"""Browser fixtures: the real app served by uvicorn, driven by Debian's Chromium headless shell.
 
 One server (temporary SQLite store, fixed key) and one browser serve the whole session; every
 test gets fresh browser contexts, so a new session cookie and nothing left from other tests.
@@ -31,7 +31,10 @@ from playwright.sync_api import (  # noqa: E402
     sync_playwright,
 )
 
-CHROMIUM = "/usr/bin/chromium"
+# Chromium's headless shell: the same Blink and V8 as the browser, without the browser's
+# profile and window services, so a new context and page take half the CPU; the suite opens
+# hundreds of them on a 2-core machine. (It denies the screen wake lock unless granted.)
+CHROMIUM = "/usr/bin/chromium-headless-shell"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",

@@ -148,6 +148,8 @@ def test_hearts_sounds_follow_the_table(new_page):
 
 def test_a_game_keeps_the_screen_awake(new_page):
     page = new_page("phone", "en")
+    # A phone's browser lets a visible page hold the lock; the headless shell asks to be told.
+    page.context.grant_permissions(["screen-wake-lock"])
     page.goto("/heart-to-heart")
     expect(page.locator("body")).to_have_attribute("data-awake", "true")
     page.goto("/stats")  # not a game: the screen may sleep

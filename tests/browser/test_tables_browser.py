@@ -328,8 +328,8 @@ def test_an_away_player_comes_back_and_reads_what_their_bot_played(new_page, axe
     fits_sideways(back, f"the away player's table ({lang})", f"away-{lang}")
     for width, height in SIZES:  # "I'm back" is on the screen, where the thumb is
         back.set_viewport_size({"width": width, "height": height})
-        box = back.locator('[data-action="back"]').bounding_box()
-        assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, (width, height)
+        expect(back.locator('[data-action="back"]'), f"at {width}x{height}").to_be_in_viewport(
+            ratio=1)
     assert_no_axe_violations(axe, back, f"a table while away ({lang})")
 
     back.locator('[data-action="back"]').click()
