@@ -419,7 +419,7 @@ async def game_replay(
     tr = translator(visit.lang)
     game, stored, shared = await finished_game(
         request, visit, HEART_TO_HEART, game_id, share, heart_to_heart_service.load,
-        lambda game: game.status != "playing", heart_to_heart_service.NOT_FOUND,
+        heart_to_heart_service.is_played_out, heart_to_heart_service.NOT_FOUND,
     )
     try:
         replay = await THINKING.run(replay_game, game)

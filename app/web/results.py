@@ -57,6 +57,8 @@ CARDS_PLAYED = "cards_played"
 DAILY = "daily"
 PRACTICE = "practice"
 MARKS = (DAILY, PRACTICE, VIA_API, CARDS_PLAYED)
+# The key of a stored row that holds its game's id: kept out of every row shown (Standing).
+GAME_ID = "game_id"
 
 
 def code_board(kind: str, code: str) -> str:
@@ -154,15 +156,20 @@ def hearts_daily_result(match: HeartsMatch) -> Result:
 
 async def record(
     store: GameStore, session_id: str, kind: str, code: str, state: dict[str, Any],
-    result: Result, now: float,
+    result: Result, now: float, *, game_id: str | None,
 ) -> None:
     """Add a finished game's result to its board (the daily's by date, else its code's), unless
-    it is practice; the first result of this browser on a board is its only one there."""
+    it is practice; the first result of this browser on a board is its only one there.
+    ``game_id``: the game whose replay a daily's board links to once the day is over; None for
+    a game given up unfinished, whose replay never opens. A code's board keeps no game: it
+    never links to a replay, since its deal stays playable and the replay shows a line."""
     if state.get(PRACTICE) is True:
         return
     day = daily_of(state)
     apart = [*result.apart, *(mark for mark in (VIA_API, CARDS_PLAYED) if state.get(mark) is True)]
     row = {**result.row, "apart": apart, "finished_at": int(now)}
+    if game_id is not None and day is not None:
+        row[GAME_ID] = game_id
     profile = await load_profile(store, session_id)
     await store.add_result(
         daily_board(kind, day) if day else code_board(kind, code),
@@ -192,7 +199,9 @@ def daily_played(profile_data: dict[str, Any], kind: str) -> str | None:
 @dataclass(frozen=True, slots=True)
 class Standing:
     """One row of a board as shown: its place (rows tied on matchpoints share one), whether it
-    is this browser's, and for the Hearts daily each hand's matchpoints and the percentage."""
+    is this browser's, and for the Hearts daily each hand's matchpoints and the percentage.
+    ``game_id`` is the game played, never in ``row``: an id lets its browser act on the game,
+    so a board shows only its replay's share link (app/web/daily.py)."""
 
     place: int
     mine: bool
@@ -200,6 +209,21 @@ class Standing:
     row: dict[str, Any]
     matchpoints: tuple[float, ...] | None = None
     percent: float | None = None
+    game_id: str | None = None
+
+
+def standing_of(
+    r: BoardRow, place: int, session_id: str, scoring: Matchpoints | None = None
+) -> Standing:
+    """A stored row as a board shows it (``scoring``: by matchpoints), its game's id set apart."""
+    row = {key: value for key, value in r.row.items() if key != GAME_ID}
+    game_id = r.row.get(GAME_ID)
+    mine = r.session_id == session_id
+    if scoring is None:
+        return Standing(place, mine, r.nickname, row, game_id=game_id)
+    points = tuple(row["points"])
+    return Standing(place, mine, r.nickname, row, scoring.of(points), scoring.percent(points),
+                    game_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,21 +335,12 @@ async def board_page(
     if not duplicate:
         total = await store.results_count(board, section)
         shown = await store.results_page(board, section, offset, PAGE_SIZE)
-        listed = [
-            Standing(offset + i + 1, r.session_id == session_id, r.nickname, r.row)
-            for i, r in enumerate(shown)
-        ]
+        listed = [standing_of(r, offset + i + 1, session_id) for i, r in enumerate(shown)]
         mine = None
         if found is not None and found.section == section:
-            mine = Standing(found.place, True, found.nickname, found.row)
+            mine = standing_of(found, found.place, session_id)
         return BoardPage(section, page, page_count(total), total, listed, mine)
     scoring = await scoring_of(store, board, section)
-
-    def standing(r: BoardRow, place: int) -> Standing:
-        points = tuple(r.row["points"])
-        return Standing(place, r.session_id == session_id, r.nickname, r.row,
-                        scoring.of(points), scoring.percent(points))
-
     ordered = scoring.ordered
     rows: list[Standing] = []
     start = 0  # the first row of the group in the section
@@ -336,7 +351,7 @@ async def board_page(
             wanted = min(end, offset + PAGE_SIZE) - start - skip
             group = ",".join(map(str, points))
             shown = await store.group_page(board, section, group, skip, wanted)
-            rows.extend(standing(r, place) for r in shown)
+            rows.extend(standing_of(r, place, session_id, scoring) for r in shown)
         start = end
         if start >= offset + PAGE_SIZE:
             break
@@ -344,7 +359,7 @@ async def board_page(
     if found is not None and found.section == section:
         points = tuple(found.row["points"])
         place = next(p for pts, _, p in ordered if pts == points)
-        mine = standing(found, place)
+        mine = standing_of(found, place, session_id, scoring)
     return BoardPage(section, page, page_count(scoring.total), scoring.total, rows, mine)
 
 

@@ -109,6 +109,11 @@ def is_unfinished(game: HeartToHeartGame) -> bool:
     return game.moves > 0 and not game.is_won
 
 
+def is_played_out(game: HeartToHeartGame) -> bool:
+    """Won or stalemated: no move is left, so its replay opens (app/web/replays.py)."""
+    return game.status != "playing"
+
+
 async def has_unfinished(store: GameStore, session_id: str) -> bool:
     current = await readable_current(store, session_id)
     return current is not None and is_unfinished(current.game)
@@ -157,10 +162,13 @@ async def replace_game(
     stored = await store.create(session_id, KIND, {**game.to_json(), **(marks or {})})
     GAMES_STARTED.labels(KIND).inc()
     if current is not None and is_unfinished(current.game):
-        # Given up: it counts on its deal's results with the cards it left.
+        # Given up: it counts on its deal's results with the cards it left. Its replay opens
+        # only if it was stalemated: one given up with moves left stays unfinished.
+        played_out = is_played_out(current.game)
         await record(
             store, session_id, KIND, current.game.deal, current.stored.state,
             heart_to_heart_result(current.game), stored.updated_at,
+            game_id=current.stored.game_id if played_out else None,
         )
     return Loaded(stored, game)
 
@@ -330,6 +338,6 @@ async def commit(
         )
         await record(
             store, session_id, KIND, game.deal, saved.state, heart_to_heart_result(game),
-            saved.updated_at,
+            saved.updated_at, game_id=saved.game_id,
         )
     return saved

@@ -345,9 +345,10 @@ async def new_match(
     its board as it stands."""
     current = await readable_current(store, session_id)
     if current is not None and is_unfinished(current) and daily_of(current.stored.state):
+        # Given up: no replay of it ever opens, so its row keeps no game.
         await record_result(
             store, session_id, KIND, current.game.deal, current.stored.state,
-            hearts_daily_result(current.game), current.stored.updated_at,
+            hearts_daily_result(current.game), current.stored.updated_at, game_id=None,
         )
     match = HeartsMatch.new(code, last_hand=last_hand, rules=rules)
     async with THINKING.turn_of(session_id):
@@ -456,14 +457,16 @@ async def record_turn(
         if daily_of(saved.state) is not None:
             result = hearts_daily_result(match)
             await record_result(
-                store, session_id, KIND, match.deal, saved.state, result, saved.updated_at
+                store, session_id, KIND, match.deal, saved.state, result, saved.updated_at,
+                game_id=saved.game_id,
             )
     if daily_of(saved.state) is None and not before.view.hand_scores and match.phase in (
         "hand_over", "match_over"
     ):
         result = hearts_first_hand_result(match)
         await record_result(
-            store, session_id, KIND, match.deal, saved.state, result, saved.updated_at
+            store, session_id, KIND, match.deal, saved.state, result, saved.updated_at,
+            game_id=saved.game_id,
         )
 
 
