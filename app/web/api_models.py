@@ -356,6 +356,11 @@ class ResultRow(BaseModel):
         "played\" panel on (the setting hearts_cards_played). Empty: ranked."
     )
     finished_at: int = Field(description="When the game finished, in seconds since the epoch.")
+    replay: str | None = Field(
+        description="The share link of the game's replay (opens for anyone): on a daily's board "
+        "once its UTC day is over. Null before, on a code's board (its deal stays playable), "
+        "and for a game given up unfinished or recorded before boards linked to replays."
+    )
 
 
 class HeartToHeartResultRow(ResultRow):

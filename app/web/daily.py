@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
+from functools import partial
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Form, Query, Request
@@ -58,6 +59,7 @@ from app.web.i18n import translator
 from app.web.nickname import NICKNAME_MAX, NicknameInvalid, clean_nickname
 from app.web.preferences import Options
 from app.web.profile import Profile, update_profile
+from app.web.replays import share_url
 from app.web.results import (
     APART,
     ASSISTED,
@@ -250,6 +252,13 @@ class Board:
         """Scored by matchpoints: the Hearts daily."""
         return self.kind == HEARTS and self.day is not None
 
+    @property
+    def links_replays(self) -> bool:
+        """A daily's board once its day is over, when its code is shown too: earlier, a replay
+        would show the day's winning line. A code's board never links to them: its deal stays
+        playable, and a replay would give its line away."""
+        return self.day is not None and self.code is not None
+
 
 def daily_board_of(kind: str, day: date, secret: str, now: float) -> Board:
     return Board(kind, daily_board(kind, day), day, shown_code(kind, day, secret, now))
@@ -257,6 +266,18 @@ def daily_board_of(kind: str, day: date, secret: str, now: float) -> Board:
 
 def code_board_of(kind: str, code: str) -> Board:
     return Board(kind, code_board(kind, code), None, code)
+
+
+# The replay page of each game kind, which a share link opens.
+REPLAY_ROUTES = {HEART_TO_HEART: "heart_to_heart_replay", HEARTS: "hearts_replay"}
+
+
+def replay_link(request: Request, board: Board, standing: Standing) -> str | None:
+    """The share link of a row's game, where the board links to replays; None for a row kept
+    without its game (recorded before boards linked to replays, or given up unfinished)."""
+    if not board.links_replays or standing.game_id is None:
+        return None
+    return share_url(request, board.kind, standing.game_id, REPLAY_ROUTES[board.kind])
 
 
 async def read_board(visit: Visit, board: Board, section: str, number: int) -> BoardPage:
@@ -330,6 +351,7 @@ async def results_page(
         "counts": counts,
         "mine_elsewhere": mine if mine is not None and mine not in shown.rows else None,
         "share": share_text(board.kind, title, mine, visit.lang) if mine else None,
+        "replay_of": partial(replay_link, request, board),
         "deal_url": deal_url,
         "code_url": code_url,
         "pace": HUMAN_PACE_SECONDS,
@@ -427,19 +449,23 @@ async def set_nickname(
 # -- JSON API -------------------------------------------------------------------------------
 
 
-def api_row(standing: Standing) -> dict[str, Any]:
+def api_row(request: Request, board: Board, standing: Standing) -> dict[str, Any]:
     """A row as the API shows it: the fields of the boards before issue 29 (rank, nickname,
-    mine, assisted, finished_at and the game's own) and why it is ranked apart."""
+    mine, assisted, finished_at and the game's own), why it is ranked apart, and its replay's
+    share link (null where the board does not link to replays)."""
     row = {**standing.row, "rank": standing.place, "nickname": standing.nickname,
            "mine": standing.mine,
-           "assisted": bool({ASSISTED, CARDS_PLAYED} & set(standing.row["apart"]))}
+           "assisted": bool({ASSISTED, CARDS_PLAYED} & set(standing.row["apart"])),
+           "replay": replay_link(request, board, standing)}
     if standing.matchpoints is not None:
         row["matchpoints"] = list(standing.matchpoints)
         row["percent"] = standing.percent
     return row
 
 
-async def api_board(visit: Visit, board: Board, section: str, number: int) -> dict[str, Any]:
+async def api_board(
+    request: Request, visit: Visit, board: Board, section: str, number: int
+) -> dict[str, Any]:
     shown = await read_board(visit, board, section, number)
     return {
         "code": board.code,
@@ -449,8 +475,8 @@ async def api_board(visit: Visit, board: Board, section: str, number: int) -> di
         "page": shown.page,
         "pages": shown.pages,
         "total": shown.total,
-        "rows": [api_row(s) for s in shown.rows],
-        "mine": None if shown.mine is None else api_row(shown.mine),
+        "rows": [api_row(request, board, s) for s in shown.rows],
+        "mine": None if shown.mine is None else api_row(request, board, shown.mine),
     }
 
 
@@ -514,8 +540,8 @@ def add_api_routes(game: ApiGame) -> None:
         return game.state(loaded, visit, 201 if started else 200)
 
     async def day_results(
-        day: str, visit: VisitDep, settings: SettingsDep, section: SectionQuery = RANKED,
-        page: PageQuery = 1,
+        day: str, request: Request, visit: VisitDep, settings: SettingsDep,
+        section: SectionQuery = RANKED, page: PageQuery = 1,
     ) -> Any:
         now = visit.clock()
         found = parse_day(day, now)
@@ -523,16 +549,17 @@ def add_api_routes(game: ApiGame) -> None:
             message = translator(visit.lang).gettext("There is no daily deal of that day yet.")
             return api_error(404, "no_daily", message)
         board = daily_board_of(kind, found, settings.secret_key, now)
-        return await api_board(visit, board, section, page)
+        return await api_board(request, visit, board, section, page)
 
     async def code_results(
-        code: str, visit: VisitDep, section: SectionQuery = RANKED, page: PageQuery = 1
+        code: str, request: Request, visit: VisitDep, section: SectionQuery = RANKED,
+        page: PageQuery = 1,
     ) -> Any:
         try:
             code = parse_code(kind, code)
         except DealCodeError as error:
             return api_error(422, "invalid_deal", code_error(kind, error, code, visit.lang))
-        return await api_board(visit, code_board_of(kind, code), section, page)
+        return await api_board(request, visit, code_board_of(kind, code), section, page)
 
     api.add_api_route(
         f"/{slug}/daily", daily, response_model=DailyDeal, tags=[game.tag],
