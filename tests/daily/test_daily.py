@@ -3,6 +3,7 @@ secret deals until midnight UTC, one result per browser, honest sections, paged 
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import timedelta
 from itertools import pairwise
@@ -356,6 +357,121 @@ async def test_hearts_daily_matchpoints_equal_a_hand_computation(new_client, clo
     assert "matchpoint" in page and "%" in page
 
 
+# A replay's share link as a board gives it: the game it opens is named in it.
+REPLAY_LINK = re.compile(r"(?:https?://[^/\s\"']+)?/[a-z-]+/games/[\w-]+/replay\?share=[\w.-]+")
+
+
+async def board_seen(client, game: str, path: str, section: str = "ranked") -> tuple[str, dict]:
+    """A board's page and its API answer, ``path`` as "daily/2026-11-30" or "deal/{code}"."""
+    page = await client.get(f"/{game}/{path}/results", params={"section": section})
+    assert page.status_code == 200
+    api_path = path.replace("deal/", "deals/")
+    answer = await client.get(f"/api/{game}/{api_path}/results", params={"section": section})
+    assert answer.status_code == 200
+    return page.text, answer.json()
+
+
+def page_links(html: str) -> list[str]:
+    return re.findall(r'<a class="replay" href="([^"]+)"', html)
+
+
+async def check_replay_links(
+    new_client, clock, game: str, day, players: dict[str, tuple], code: str
+) -> None:
+    """A daily's board, ``players`` by nickname: each browser and the game it finished (None:
+    given up unfinished). No link while the day lasts; after it, a link on every finished
+    game's row that opens its replay for anyone, and none on the code's board. A game's id is
+    shown to no one, its player included, but in its replay's link; a stranger who reads it
+    there cannot open the game itself."""
+    ids = [game_id for _, game_id in players.values() if game_id]
+
+    def check_no_id_shown(*texts: str) -> None:
+        for text in texts:
+            shown = REPLAY_LINK.sub("", text)
+            assert "game_id" not in text and not any(game_id in shown for game_id in ids)
+
+    viewer = new_client(headers={"accept-language": "en"})
+    daily = f"daily/{day.isoformat()}"
+    page, found = await board_seen(viewer, game, daily)
+    assert {r["nickname"] for r in found["rows"]} == set(players)
+    assert page_links(page) == [] and {r["replay"] for r in found["rows"]} == {None}
+    assert not any(game_id in page + json.dumps(found) for game_id in ids)
+
+    clock.advance(timedelta(days=1).total_seconds())
+    page, found = await board_seen(viewer, game, daily)
+    links = {r["nickname"]: r["replay"] for r in found["rows"]}
+    assert {name for name, link in links.items() if link} == {
+        name for name, (_, game_id) in players.items() if game_id
+    }
+    assert page_links(page) == [links[r["nickname"]] for r in found["rows"] if links[r["nickname"]]]
+    check_no_id_shown(page, json.dumps(found))
+    for name, (browser, game_id) in players.items():
+        own_page, own = await board_seen(browser, game, daily)
+        assert own["mine"]["replay"] == links[name]
+        check_no_id_shown(own_page, json.dumps(own))
+        if game_id is None:
+            continue
+        assert f"/games/{game_id}/replay?share=" in links[name]
+        stranger = new_client(headers={"accept-language": "en"})
+        assert (await stranger.get(links[name])).status_code == 200
+        assert (await stranger.get(f"/api/{game}/games/{game_id}")).status_code == 404
+
+    # The code is an ordinary deal now: its own board never links to a replay.
+    player = new_client(headers={"accept-language": "en"})
+    if game == "heart-to-heart":
+        state = (await player.post("/api/heart-to-heart/games", json={"deal": code})).json()
+        await win_on_the_page(player, state["game_id"], code, clock, pace=1.0)
+        section = "ranked"
+    else:
+        state, section = await play_hearts_first_hand(player, code), "apart"  # through the API
+    page, found = await board_seen(player, game, f"deal/{code}", section)
+    assert found["total"] == 1 and found["rows"][0]["replay"] is None
+    assert page_links(page) == [] and state["game_id"] not in page + json.dumps(found)
+
+
+async def play_hearts_first_hand(client, code: str) -> dict:
+    state = (await client.post("/api/hearts/games", json={"deal": code})).json()
+    game = state["game_id"]
+    state = (await client.post(f"/api/hearts/games/{game}/pass",
+                               json={"cards": state["hand"][:3]})).json()
+    while state["phase"] == "playing":
+        state = (await client.post(f"/api/hearts/games/{game}/play",
+                                   json={"card": state["legal"][0]})).json()
+    return state
+
+
+async def test_a_past_heart_to_heart_daily_links_to_its_replays(new_client, clock, secret):
+    day = today(clock())
+    code = daily_code(HEART_TO_HEART, day, secret)
+    winner, quitter = new_client(), new_client()
+    for browser, name in ((winner, "Lan"), (quitter, "Minh")):
+        await browser.post("/results/nickname", data={
+            "nickname": name, "game": "heart-to-heart", "day": day.isoformat()})
+    won = (await start_daily(winner, "heart-to-heart"))["game_id"]
+    await win_on_the_page(winner, won, code, clock, pace=1.0)
+    given_up = (await start_daily(quitter, "heart-to-heart"))["game_id"]
+    clock.advance(2)
+    await page_tap(quitter, given_up, "stock")
+    await quitter.post("/api/heart-to-heart/games", json={})  # the daily given up, unfinished
+    await check_replay_links(
+        new_client, clock, "heart-to-heart", day, {"Lan": (winner, won), "Minh": (quitter, None)},
+        code,
+    )
+
+
+async def test_a_past_hearts_daily_links_to_its_replays(new_client, clock, secret):
+    day = today(clock())
+    played = {}
+    for name in ("low", "high"):
+        browser = new_client()
+        await browser.post("/results/nickname", data={
+            "nickname": name, "game": "hearts", "day": day.isoformat()})
+        played[name] = browser, (await play_hearts_daily_on_the_page(browser, name))["game_id"]
+    await check_replay_links(
+        new_client, clock, "hearts", day, played, daily_code(HEARTS, day, secret)
+    )
+
+
 async def test_a_shared_hearts_code_keeps_its_open_board_by_the_first_hand(client):
     code = "HT1-E-ABCDEFG"
     state = (await client.post("/api/hearts/games", json={"deal": code})).json()
@@ -420,11 +536,18 @@ async def test_bad_codes_are_refused_clearly(client):
 
 
 async def test_the_daily_endpoints_are_documented(client):
-    paths = (await client.get("/openapi.json")).json()["paths"]
+    document = (await client.get("/openapi.json")).json()
+    paths = document["paths"]
     for game in SLUG.values():
         assert {"get", "post"} <= set(paths[f"/api/{game}/daily"])
         assert "get" in paths[f"/api/{game}/daily/{{day}}/results"]
         assert "get" in paths[f"/api/{game}/deals/{{code}}/results"]
+    # Every kind of row carries its replay's link (null where the board shows none).
+    schemas = document["components"]["schemas"]
+    for row in ("HeartToHeartResultRow", "HeartsResultRow", "HeartsDailyRow"):
+        replay = schemas[row]["properties"]["replay"]
+        assert {"type": "null"} in replay["anyOf"] and "replay" in schemas[row]["required"]
+        assert "share link" in replay["description"]
 
 
 async def test_no_one_can_post_a_result(client, clock):
