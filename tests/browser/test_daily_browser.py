@@ -1,21 +1,31 @@
 """The daily Heart to Heart on a phone: started from the home page without its code ever shown,
 won, its result on the day's board (ranked apart: most of its taps went through the API), a
-nickname and the shared text; and the boards of both dailies fit 360×640, 390×844, 844×390 and
-1280×800 in both languages, axe clean (issue 27 item 5, issue 29)."""
+nickname and the shared text; and the boards of both dailies, today's and yesterday's (whose
+rows link to their replays), fit 360×640, 390×844, 844×390 and 1280×800 in both languages,
+axe clean, and a phone follows a row's replay link (issue 27 item 5, issue 29)."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 
 import pytest
 from browser_kit import assert_no_axe_violations, press, screenshot
 from playwright.sync_api import Page, expect
 from test_heart_to_heart_browser import ApiGame, skip_the_cascade, tap
 
+from app.bots.driver import pass_for_bots, play_bots
 from app.rules.heart_to_heart import new_game
 from app.rules.heart_to_heart_solver import solve
-from app.web.daily_codes import daily_code, today
+from app.rules.hearts import HeartsMatch
+from app.store import open_store
+from app.web.daily_codes import HEARTS_DAILY_HANDS, daily_code, today
+from app.web.hearts.service import state_of
+from app.web.results import DAILY, heart_to_heart_result, hearts_daily_result, record
+from app.web.session import SessionMiddleware
 
 pytestmark = pytest.mark.browser
 
@@ -94,6 +104,42 @@ def give_up_a_daily(page: Page, game: str, lang: str) -> None:
     assert page.request.post(f"/api/{game}/games", data={}).status == 201
 
 
+def play_yesterdays_dailies(page: Page, store_url: str) -> None:
+    """This browser's results of yesterday's dailies, recorded as the services do when a game
+    ends (the server's clock is today's): a Heart to Heart win and a whole Hearts daily, each
+    stored with its game, so that yesterday's boards link to their replays."""
+    cookie = next(c for c in page.context.cookies() if "session" in c["name"])
+    session_id = SessionMiddleware(None, SECRET, False).session_from(cookie["value"])
+    day = today(time.time()) - timedelta(days=1)
+    marks = {DAILY: day.isoformat()}
+    heart = new_game(daily_code("heart_to_heart", day, SECRET))
+    for target in solve(heart.copy()):
+        heart.tap(target)
+    match = HeartsMatch.new(daily_code("hearts", day, SECRET), last_hand=HEARTS_DAILY_HANDS)
+    every = range(4)
+    while match.phase != "match_over":
+        if match.phase == "hand_over":
+            match.next_hand()
+        elif match.phase == "passing":
+            pass_for_bots(match, every)
+        else:
+            play_bots(match, every)
+    store = open_store(store_url, 30)
+
+    async def keep() -> None:
+        for kind, state, result, deal in (
+            ("heart_to_heart", heart.to_json() | marks, heart_to_heart_result(heart), heart.deal),
+            ("hearts", state_of(match, True, marks=marks), hearts_daily_result(match), match.deal),
+        ):
+            stored = await store.create(session_id, kind, state)
+            await record(store, session_id, kind, deal, stored.state, result, time.time(),
+                         game_id=stored.game_id)
+
+    # Playwright's own event loop runs in this thread: the store's calls run in another.
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, keep()).result()
+
+
 def fits_the_width(page: Page) -> None:
     """Nothing scrolls sideways, and no cell of a board or the heading is cut at its right."""
     overflow = page.evaluate(
@@ -109,25 +155,42 @@ def fits_the_width(page: Page) -> None:
     assert overflow["page"] <= 0 and not overflow["cut"], overflow
 
 
+REPLAY = {"en": "Replay", "vi": "Phát lại"}
+
+
 @pytest.mark.parametrize("lang", ["en", "vi"])
-def test_the_boards_fit_every_screen(new_page, axe, lang):
+def test_the_boards_fit_every_screen(new_page, axe, store_url, lang):
     for game in ("heart-to-heart", "hearts"):
         give_up_a_daily(new_page("desktop", lang), game, lang)
     page = new_page("phone", lang)
     give_up_a_daily(page, "hearts", lang)
-    day = today(time.time()).isoformat()
+    play_yesterdays_dailies(page, store_url)
+    day = today(time.time())
+    yesterday = (day - timedelta(days=1)).isoformat()
     for game in ("heart-to-heart", "hearts"):
-        for section in ("apart", "ranked"):
-            page.goto(f"/{game}/daily/{day}/results?section={section}")
+        for shown, section in [(day.isoformat(), "apart"), (day.isoformat(), "ranked"),
+                               (yesterday, "apart"), (yesterday, "ranked")]:
+            page.goto(f"/{game}/daily/{shown}/results?section={section}")
             if section == "apart":  # every game of this test was played through the API
                 expect(page.locator(".results-table").first).to_be_visible()
+            if shown == yesterday:  # this browser's row, with the link to its replay
+                expect(page.locator("tr[data-mine] a.replay")).to_have_count(1)
             for width, height in SIZES:
                 page.set_viewport_size({"width": width, "height": height})
                 fits_the_width(page)
-                if section == "apart":
+                if shown == yesterday:  # looked at, not copied to the README's pictures
+                    screenshot(page, f"daily/past-{game}-{section}-{lang}-{width}x{height}.png")
+                elif section == "apart":
                     screenshot(page, f"board-{game}-{lang}-{width}x{height}.png")
             page.set_viewport_size({"width": 390, "height": 844})
-            assert_no_axe_violations(axe, page, f"{game} board ({section}, {lang})")
+            assert_no_axe_violations(axe, page, f"{game} board ({shown}, {section}, {lang})")
+    # On the narrowest phone, the row's link opens the replay of the game it names.
+    page.set_viewport_size({"width": 360, "height": 640})
+    page.goto(f"/heart-to-heart/daily/{yesterday}/results")
+    press(page.locator("tr[data-mine]").get_by_role("link", name=REPLAY[lang]), "phone")
+    expect(page).to_have_url(re.compile(r"/heart-to-heart/games/[^/?]+/replay\?share=[\w-]+$"))
+    expect(page.locator("[data-deal]")).to_have_text(
+        daily_code("heart_to_heart", day - timedelta(days=1), SECRET))
     page.goto(f"/hearts/daily/{day}/results?section=apart")
     page.locator(".board-note summary").click()
     assert_no_axe_violations(axe, page, f"the board's notes ({lang})")
