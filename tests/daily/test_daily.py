@@ -14,7 +14,7 @@ from app.rules.heart_to_heart import new_game
 from app.rules.heart_to_heart_solver import solve
 from app.web.daily import share_text
 from app.web.daily_codes import HEART_TO_HEART, HEARTS, daily_code, today
-from app.web.results import Standing
+from app.web.results import DAILY, Standing
 
 SLUG = {HEART_TO_HEART: "heart-to-heart", HEARTS: "hearts"}
 
@@ -457,6 +457,30 @@ async def test_a_past_heart_to_heart_daily_links_to_its_replays(new_client, cloc
         new_client, clock, "heart-to-heart", day, {"Lan": (winner, won), "Minh": (quitter, None)},
         code,
     )
+
+
+async def test_a_daily_given_up_at_its_stalemate_links_to_its_replay(app, new_client, clock):
+    """A stalemated game has nothing left to play, so its replay opens: given up for another
+    game, its row keeps the game (one given up with moves left keeps none, above). Set up
+    through the service, the stalemate of a known deal standing for the day's."""
+    from app.web.heart_to_heart import service
+    from tests.assists.test_where_lost import stalemated
+
+    store, session_id, day = app.state.store, "stalemated-session", today(clock())
+    game, moves, _ = stalemated(40)
+    loaded = await service.replace_game(store, session_id, game.deal, {DAILY: day.isoformat()})
+    for move in moves:
+        clock.advance(1)
+        await service.apply_action(
+            store, session_id, loaded.stored.game_id, None, lambda heart, m=move: heart.play(m),
+            service.screen_time(None, clock()),
+        )
+    await service.replace_game(store, session_id, "HH1-W-AAAAAAM")
+    clock.advance(timedelta(days=1).total_seconds())
+    (row,) = (await board(new_client(), "heart-to-heart", day))["rows"]
+    assert row["cards_left"] > 0 and row["replay"] is not None
+    assert f"/games/{loaded.stored.game_id}/replay" in row["replay"]
+    assert (await new_client().get(row["replay"])).status_code == 200
 
 
 async def test_a_past_hearts_daily_links_to_its_replays(new_client, clock, secret):
