@@ -200,8 +200,8 @@ def daily_played(profile_data: dict[str, Any], kind: str) -> str | None:
 class Standing:
     """One row of a board as shown: its place (rows tied on matchpoints share one), whether it
     is this browser's, and for the Hearts daily each hand's matchpoints and the percentage.
-    ``game_id`` is the game played, never in ``row``: an id lets its browser act on the game,
-    so a board shows only its replay's share link (app/web/daily.py)."""
+    ``game_id`` is the game played, never in ``row``: game ids stay with their browsers, and a
+    board shows the game only as its replay's share link (app/web/daily.py)."""
 
     place: int
     mine: bool
