@@ -17,7 +17,6 @@ from browser_kit import assert_no_axe_violations, press, screenshot
 from playwright.sync_api import Page, expect
 from test_heart_to_heart_browser import ApiGame, skip_the_cascade, tap
 
-from app.bots.driver import pass_for_bots, play_bots
 from app.rules.heart_to_heart import new_game
 from app.rules.heart_to_heart_solver import solve
 from app.rules.hearts import HeartsMatch
@@ -26,6 +25,7 @@ from app.web.daily_codes import HEARTS_DAILY_HANDS, daily_code, today
 from app.web.hearts.service import state_of
 from app.web.results import DAILY, heart_to_heart_result, hearts_daily_result, record
 from app.web.session import SessionMiddleware
+from tests.replays.test_replays import played_out_by_bots
 
 pytestmark = pytest.mark.browser
 
@@ -115,15 +115,9 @@ def play_yesterdays_dailies(page: Page, store_url: str) -> None:
     heart = new_game(daily_code("heart_to_heart", day, SECRET))
     for target in solve(heart.copy()):
         heart.tap(target)
-    match = HeartsMatch.new(daily_code("hearts", day, SECRET), last_hand=HEARTS_DAILY_HANDS)
-    every = range(4)
-    while match.phase != "match_over":
-        if match.phase == "hand_over":
-            match.next_hand()
-        elif match.phase == "passing":
-            pass_for_bots(match, every)
-        else:
-            play_bots(match, every)
+    match = played_out_by_bots(
+        HeartsMatch.new(daily_code("hearts", day, SECRET), last_hand=HEARTS_DAILY_HANDS)
+    )
     store = open_store(store_url, 30)
 
     async def keep() -> None:

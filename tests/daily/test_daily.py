@@ -498,13 +498,7 @@ async def test_a_past_hearts_daily_links_to_its_replays(new_client, clock, secre
 
 async def test_a_shared_hearts_code_keeps_its_open_board_by_the_first_hand(client):
     code = "HT1-E-ABCDEFG"
-    state = (await client.post("/api/hearts/games", json={"deal": code})).json()
-    game = state["game_id"]
-    state = (await client.post(f"/api/hearts/games/{game}/pass",
-                               json={"cards": state["hand"][:3]})).json()
-    while state["phase"] == "playing":
-        state = (await client.post(f"/api/hearts/games/{game}/play",
-                                   json={"card": state["legal"][0]})).json()
+    state = await play_hearts_first_hand(client, code)
     found = (await client.get(f"/api/hearts/deals/{code}/results?section=apart")).json()
     (row,) = found["rows"]
     assert found["open"] is True and row["apart"] == ["api"]

@@ -221,7 +221,11 @@ async def test_a_heart_to_heart_game_in_play_shows_nothing(client):
 
 def bots_match(code: str, rules: HeartsRules | None = None) -> HeartsMatch:
     """A whole match, every seat played by the code's bots (who choose their moons)."""
-    match = HeartsMatch.new(code, rules=rules)
+    return played_out_by_bots(HeartsMatch.new(code, rules=rules))
+
+
+def played_out_by_bots(match: HeartsMatch) -> HeartsMatch:
+    """``match`` played to its end, every seat by the code's bots."""
     every = range(4)
     while match.phase != "match_over":
         if match.phase == "hand_over":
