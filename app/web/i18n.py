@@ -77,7 +77,6 @@ def translator(lang: str) -> Translator:
 
 def load_all() -> None:
     """Read every catalog now, so a broken .po file stops start-up instead of a page."""
-    translator.cache_clear()
     for lang in LANGUAGES:
         translator(lang)
 
