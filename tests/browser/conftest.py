@@ -7,13 +7,8 @@ Contexts come in two devices (a 390×844 touch phone, a 1280×800 desktop) and t
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -21,7 +16,8 @@ import pytest
 pytest.register_assert_rewrite("browser_kit")
 
 from axe_playwright_python.sync_playwright import Axe  # noqa: E402
-from browser_kit import HTMX_COUNTER, ROOT  # noqa: E402
+from browser_kit import HTMX_COUNTER  # noqa: E402
+from live_server import LiveServer  # noqa: E402
 from playwright.sync_api import (  # noqa: E402
     Browser,
     BrowserContext,
@@ -46,7 +42,6 @@ CHROMIUM_ARGS = [
 # The longest a test waits for the page (a busy 2-core machine): a ceiling for failing only,
 # a passing test never waits it out.
 WAIT_MS = 20_000
-SERVER_START_SECONDS = 60
 
 # The phone draws at a device pixel ratio of 1: a quarter of the pixels of a ratio of 2 for
 # the same layout in CSS pixels (the lobby's sideways scroll of 1 Dec showed only at 1).
@@ -64,64 +59,32 @@ LOCALES = {"vi": "vi-VN", "en": "en-US"}
 SWAPPED = ("the server responded with a status of 409", "the server responded with a status of 503")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_healthy(url: str, server: subprocess.Popen) -> None:
-    deadline = time.monotonic() + SERVER_START_SECONDS
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError(f"uvicorn exited with {server.returncode} before answering")
-        try:
-            with urllib.request.urlopen(f"{url}/healthz", timeout=2) as answer:
-                if answer.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.1)  # start-up polling; no test's outcome depends on it
-    raise RuntimeError(f"{url}/healthz did not answer within {SERVER_START_SECONDS} s")
-
-
 SECRET_KEY = "browser-test-secret-key-long-enough-for-the-check"
 
 
 @pytest.fixture(scope="session")
-def store_url(tmp_path_factory) -> str:
-    """The server's store, for a test that sets a game up in it."""
-    return f"sqlite:///{tmp_path_factory.mktemp('browser-store') / 'cardroom.sqlite3'}"
+def server_dir(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("browser-server")
 
 
 @pytest.fixture(scope="session")
-def base_url(store_url: str) -> Iterator[str]:
-    """The app, started once per session by uvicorn on a free loopback port."""
-    port = free_port()
-    env = {
-        **os.environ,
-        "CARDROOM_STORE_URL": store_url,
-        "CARDROOM_SECRET_KEY": SECRET_KEY,
-        "CARDROOM_SECURE_COOKIES": "false",
+def store_url(server_dir: Path) -> str:
+    """The server's store, for a test that sets a game up in it."""
+    return f"sqlite:///{server_dir / 'cardroom.sqlite3'}"
+
+
+@pytest.fixture(scope="session")
+def base_url(store_url: str, server_dir: Path) -> Iterator[str]:
+    """The app, started once per session (once per pytest-xdist worker)."""
+    server = LiveServer(
+        store_url, server_dir, secret_key=SECRET_KEY, secure_cookies="false",
         # Every test's browser comes from one address, faster than people: no rate limits.
-        "CARDROOM_RATE_LIMIT_SCALE": "0",
-    }
-    server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
-         "--port", str(port), "--log-level", "warning"],
-        cwd=ROOT,
-        env=env,
+        rate_limit_scale="0",
     )
-    url = f"http://127.0.0.1:{port}"
     try:
-        wait_healthy(url, server)
-        yield url
+        yield server.start().base_url
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        server.stop()
 
 
 @pytest.fixture(scope="session")
