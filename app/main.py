@@ -68,7 +68,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(application: FastAPI) -> AsyncIterator[None]:
-        assets()  # read and compressed before the first request, not during it
+        assets()  # read before the first request, not during it
         # The store purges expired games itself (SQLite on its own schedule, Redis by TTL).
         application.state.store = open_store(
             settings.store_url, settings.game_ttl_days, clock=clock

@@ -3,11 +3,12 @@ Brotli-compressed when the browser accepts it, else gzip.
 
 Every page and API answer of this app is sent in one body message, so it is compressed whole;
 a streamed answer (several body messages) and one already encoded (the static files,
-app/web/static_files.py, are compressed once at start-up) pass unchanged. A tap's answer is a
-few hundred bytes and is sent as it is: below ``COMPRESS_MIN`` compression saves less than
-it costs. The levels are fast ones: the work is done per request. ``Vary: Accept-Encoding``
-is added only to an answer that chose a Cache-Control other than no-store: app/web/security.py
-gives the others no-store, and a cache that keeps nothing needs no Vary.
+app/web/static_files.py, are compressed once, on their first request) pass unchanged. A
+tap's answer is a few hundred bytes and is sent as it is: below ``COMPRESS_MIN`` compression
+saves less than it costs. The levels are fast ones: the work is done per request.
+``Vary: Accept-Encoding`` is added only to an answer that chose a Cache-Control other than
+no-store: app/web/security.py gives the others no-store, and a cache that keeps nothing needs
+no Vary.
 """
 
 from __future__ import annotations

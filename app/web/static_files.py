@@ -7,10 +7,11 @@ without asking again (``immutable``). The plain URL (``/static/css/app.css``) st
 with an ETag, for anything that links to it by name; caches must revalidate it.
 
 The files are read when the app starts (``make setup`` copies the vendored ones first). Text
-files over ``COMPRESS_MIN`` bytes are also kept Brotli- and gzip-compressed at high levels,
-chosen by the request's ``Accept-Encoding``: the work is done once per start (about half a
-second), not per request. A request names a file only through this table, never through the
-file system.
+files over ``COMPRESS_MIN`` bytes are also sent Brotli- or gzip-compressed at high levels,
+chosen by the request's ``Accept-Encoding``: each file is compressed on its first request and
+kept, so the work is done once per start, and only for the files asked for (Swagger UI's,
+most of the work, only when someone opens /docs). A request names a file only through this
+table, never through the file system.
 """
 
 from __future__ import annotations
@@ -37,16 +38,23 @@ HASH_LENGTH = 10
 BEST_BROTLI_UP_TO = 256 * 1024
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Asset:
-    """One file: its bytes, and the same compressed by each encoding that made it smaller."""
+    """One file: its bytes, and, once first asked for, the same compressed by each encoding
+    that made it smaller."""
 
     name: str  # path under static/, like "css/app.css"
     url: str  # the fingerprinted URL
     content_type: str
     etag: bytes
     body: bytes
-    encoded: dict[str, bytes]
+    compressible: bool
+    _encoded: dict[str, bytes] | None = None
+
+    def encoded(self) -> dict[str, bytes]:
+        if self._encoded is None:
+            self._encoded = _compressed(self.body) if self.compressible else {}
+        return self._encoded
 
 
 def fingerprinted(name: str, digest: str) -> str:
@@ -61,21 +69,25 @@ def _asset(path: Path, name: str) -> Asset:
     content_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
     if content_type.startswith("text/") or content_type == "application/javascript":
         content_type += "; charset=utf-8"
-    encoded = {}
-    if len(body) >= COMPRESS_MIN and is_compressible(content_type.encode()):
-        # Brotli's best quality costs about 1.3 s per MB: the large vendored files (Swagger UI)
-        # take a level that costs 20 times less and gives 10% more bytes.
-        quality = 11 if len(body) < BEST_BROTLI_UP_TO else 9
-        for encoding, packed in (
-            ("br", brotli.compress(body, quality=quality)),
-            ("gzip", gzip.compress(body, compresslevel=9, mtime=0)),
-        ):
-            if len(packed) < len(body):
-                encoded[encoding] = packed
+    compressible = len(body) >= COMPRESS_MIN and is_compressible(content_type.encode())
     return Asset(
         name, PREFIX + fingerprinted(name, digest), content_type, f'"{digest}"'.encode(), body,
-        encoded,
+        compressible,
     )
+
+
+def _compressed(body: bytes) -> dict[str, bytes]:
+    # Brotli's best quality costs about 1.3 s per MB: the large vendored files (Swagger UI)
+    # take a level that costs 20 times less and gives 10% more bytes.
+    quality = 11 if len(body) < BEST_BROTLI_UP_TO else 9
+    encoded = {}
+    for encoding, packed in (
+        ("br", brotli.compress(body, quality=quality)),
+        ("gzip", gzip.compress(body, compresslevel=9, mtime=0)),
+    ):
+        if len(packed) < len(body):
+            encoded[encoding] = packed
+    return encoded
 
 
 @cache
@@ -116,16 +128,18 @@ async def serve_static(scope: Scope, receive: Receive, send: Send) -> None:
         (b"etag", asset.etag),
         (b"cache-control", IMMUTABLE if path == asset.url else REVALIDATE),
     ]
-    if asset.encoded:
+    if asset.compressible:
         headers.append((b"vary", b"Accept-Encoding"))
     if _header(scope, b"if-none-match") == asset.etag:
         await send({"type": "http.response.start", "status": 304, "headers": headers})
         await send({"type": "http.response.body", "body": b""})
         return
     body = asset.body
-    encoding = accepted_encoding(_header(scope, b"accept-encoding"), asset.encoded)
+    encoding = None
+    if asset.compressible:
+        encoding = accepted_encoding(_header(scope, b"accept-encoding"), asset.encoded())
     if encoding is not None:
-        body = asset.encoded[encoding]
+        body = asset.encoded()[encoding]
         headers.append((b"content-encoding", encoding.encode()))
     headers.append((b"content-length", str(len(body)).encode()))
     await send({"type": "http.response.start", "status": 200, "headers": headers})
