@@ -49,13 +49,17 @@ run: setup
 # Four pytest-xdist workers, twice CI's two cores: most of a test's time is spent waiting (for a
 # browser's animations, a server's answer), not computing (three workers were slower).
 XDIST := -n 4
+# The tests keep their bytecode (and pytest its rewritten asserts) even where the environment
+# says not to: otherwise each of the four workers, and every server and search process a test
+# starts, compiles the same modules again.
+PYTEST := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest
 
 test: setup-dev browser
 	$(VENV)/bin/mypy
-	$(PY) -m pytest $(XDIST)
+	$(PYTEST) $(XDIST)
 
 test-fast: setup-dev
-	$(PY) -m pytest $(XDIST) -m "not browser and not slow"
+	$(PYTEST) $(XDIST) -m "not browser and not slow"
 
 lint: setup-dev
 	$(VENV)/bin/ruff check .
