@@ -18,6 +18,7 @@ from app.rules.heart_to_heart_solver import is_winnable
 from app.rules.hearts import HUMAN, HeartsMatch, HeartsRules
 from app.web.hearts.replay import replay_match
 from app.web.hearts.review import review
+from app.web.hearts.service import state_of
 from app.web.hearts.table import lost_points
 from app.web.replays import share_token
 from tests.assists.test_where_lost import play_through_api, played, stalemated
@@ -247,6 +248,29 @@ def test_moons_replay_as_their_shooters_chose():
     assert moons == {8: (2, (0, 0, -26, 0)), 12: (1, (26, 0, 26, 26))}
     assert replay.hands[-1].totals == match.state.totals
     assert replay.rules.moon == "shooters_choice"
+
+
+@pytest.mark.parametrize("lang", ["en", "vi"])
+async def test_the_score_table_marks_each_moon_with_its_shooter(app, new_client, lang):
+    """The moon's mark is the boards' ☾ (a font without emoji draws it), named for a screen
+    reader with who shot it."""
+    from tests.web.test_first_visit import session_of
+
+    client = new_client(headers={"accept-language": lang})
+    await client.get("/")
+    match = bots_match("HT1-E-AAAAAAA", HeartsRules(moon="shooters_choice"))
+    stored = await app.state.store.create(session_of(app, client), "hearts",
+                                          state_of(match, True))
+    page = (await client.get(f"/hearts/games/{stored.game_id}/replay")).text
+    rows = dict(re.findall(r'<tr><th scope="row">(\d+)(.*?)</th>', page))
+    assert len(rows) == match.hand_number
+    shot = {"en": "shot the moon", "vi": "bắn trăng"}[lang]
+    names = {"en": ["You", "West", "North", "East"], "vi": ["Bạn", "Tây", "Bắc", "Đông"]}[lang]
+    # Hand 8's moon was North's (seat 2), hand 12's West's (test_moons_replay_as_...).
+    assert {int(n): mark for n, mark in rows.items() if mark} == {
+        8: f' <span role="img" aria-label="{names[2]}: {shot}">☾</span>',
+        12: f' <span role="img" aria-label="{names[1]}: {shot}">☾</span>',
+    }
 
 
 def test_the_remembered_hands_survive_saving_and_bad_ones_are_refused():
