@@ -328,6 +328,33 @@ def test_statistics_match_the_games_played_and_the_reset_asks(new_page, axe):
     expect(h2h.locator("[data-stat=played]")).to_have_text("0")
 
 
+@pytest.mark.parametrize(("device", "lang"), [("phone", "vi"), ("desktop", "en")])
+def test_the_hearts_figures_by_level_read_as_a_table(new_page, device, lang):
+    """On a phone each figure's name takes a line above its five levels, laid out as a grid;
+    to a screen reader it is still a table of rows and columns, as on a desktop."""
+    page = new_page(device, lang)
+    page.goto("/stats")
+    table = page.locator("table.by-level")
+    played = {"vi": "Số trận đã chơi", "en": "Matches played"}[lang]
+    expert = {"vi": "Chuyên gia", "en": "Expert"}[lang]
+    expect(table.get_by_role("columnheader", name=expert)).to_be_visible()
+    row = table.get_by_role("row", name=played)
+    expect(row.get_by_role("rowheader", name=played)).to_be_visible()
+    expect(row.get_by_role("cell")).to_have_count(5)
+    name = row.get_by_role("rowheader").bounding_box()
+    figures = [cell.bounding_box() for cell in row.get_by_role("cell").all()]
+    assert name and all(figures)
+    if device == "phone":
+        assert all(f["y"] >= name["y"] + name["height"] - 1 for f in figures)
+    else:
+        assert all(f["x"] >= name["x"] + name["width"] - 1 for f in figures)
+    assert len({round(f["y"]) for f in figures}) == 1  # the five levels side by side
+    header = [table.get_by_role("columnheader").nth(n).bounding_box() for n in range(5)]
+    # Each level's figure sits under its name.
+    assert all(abs((h["x"] + h["width"] / 2) - (f["x"] + f["width"] / 2)) < 2
+               for h, f in zip(header, figures, strict=True))
+
+
 @pytest.mark.parametrize("lang", ["vi", "en"])
 @pytest.mark.parametrize("path", ["/settings", "/stats", "/stats/reset", "/offline"])
 def test_the_new_pages_are_axe_clean(new_page, axe, lang, path):
