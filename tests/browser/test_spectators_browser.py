@@ -19,6 +19,8 @@ from browser_kit import (
 )
 from playwright.sync_api import Page, expect
 
+from app.web.i18n import translator
+
 pytestmark = pytest.mark.browser
 
 HAND = "#ht-hand button.card"
@@ -101,6 +103,19 @@ def test_a_phone_watches_a_live_table_and_opens_the_last_trick(new_page, axe, la
     screenshot(watcher, f"tables/watch-last-trick-{lang}-360x640.png")
     dialog.get_by_role("button").last.click()
     expect(dialog).to_be_hidden()
+
+    # The watcher asks about the table too: whose turn is a seat's by name.
+    tr = translator(lang)
+    watcher.get_by_role("banner").get_by_role("button", name=tr.gettext("Ask")).tap()
+    questions = watcher.get_by_role("dialog", name=tr.gettext("Ask about the game"))
+    expect(questions.locator("[data-ask]")).to_have_count(5)
+    expect(questions.get_by_role("button", name=tr.gettext("My hand"))).to_have_count(0)
+    assert_no_axe_violations(axe, watcher, f"the watcher's questions ({lang}, 360x640)")
+    questions.get_by_role("button", name=tr.gettext("Whose turn, and the passing")).tap()
+    expect(questions).to_be_hidden()
+    turn = view["seats"][view["turn"]]["name"]
+    expect(watcher.locator("#status")).to_contain_text(
+        tr.gettext("%(seat)s to play.") % {"seat": turn})
 
     for width, height in SIZES:
         watcher.set_viewport_size({"width": width, "height": height})

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from html import unescape
 
 import pytest
 from two_hands import TwoHandMatch
@@ -179,6 +180,43 @@ def played_cards(match) -> frozenset[str]:
     view = match.view(0)
     played = [p.card for t in view.tricks for p in t.cards] + [p.card for p in view.trick]
     return frozenset(card_text(c) for c in played)
+
+
+async def test_a_watcher_asks_about_the_table_and_is_no_seat(app, new_client):
+    """The Ask button and keys reach a watcher too, with the questions about the table only:
+    no hand, nothing to play, and a turn is a seat's by name (the bottom seat's is no "you")."""
+    creator, guest = new_client(), new_client()
+    watcher = new_client(headers={"accept-language": "en"})
+    created = (await creator.post(
+        "/api/hearts/tables", json={"bot_level": "easy", "turn_seconds": None, "name": "An"}
+    )).json()
+    api, code = f"/api/hearts/tables/{created['table_id']}", created["watch_code"]
+    assert (await guest.post(f"{api}/seats", json={"seat": 2, "name": "Lan"})).status_code == 200
+    rules = PRESETS["no_pass"].to_json()
+    started = await creator.post(f"{api}/start", json={"rules": rules, "watch_delay": "none"})
+    assert started.status_code == 200, started.text
+
+    for seat in (0, 2):  # the bottom seat's turn, then another's
+        shown = (await watcher.get(f"/api/hearts/watch/{code}")).json()
+        while shown["turn"] != seat:  # the players play on; the bots play at once
+            player = creator if shown["turn"] == 0 else guest
+            legal = (await player.get(api)).json()["legal"]
+            played = await player.post(f"{api}/play", json={"card": legal[0],
+                                                             "version": shown["version"]})
+            assert played.status_code == 200, played.text
+            shown = (await watcher.get(f"/api/hearts/watch/{code}")).json()
+        page = (await watcher.get(f"/hearts/w/{code}")).text
+        assert 'data-open="ask-dialog"' in page
+        assert re.findall(r'data-ask="(\w+)"', page) == ["trick", "last", "scores", "out", "turn"]
+        answers = {key: unescape(text) for key, text in
+                   re.findall(r'<p data-answer="(\w+)">([^<]*)</p>', page)}
+        assert set(answers) == {"trick", "last", "scores", "out", "turn"}
+        name = shown["seats"][shown["turn"]]["name"]
+        assert answers["turn"].startswith(f"{name} to play."), answers["turn"]
+        assert "Your" not in " ".join(answers.values())
+    # A seat still asks about its own hand.
+    seated = (await creator.get(f"/hearts/t/{created['table_id']}")).text
+    assert re.findall(r'data-ask="(\w+)"', seated)[:2] == ["hand", "play"]
 
 
 def test_a_public_moment_holds_no_hand():

@@ -331,7 +331,7 @@ def table_pieces(
         for key, value in numbers.items():
             ident = f"ht-{NUMBER_IDS[key]}-{s}"
             pieces[ident] = Piece.of("number", ident=ident, value=value, inside=seat)
-    pieces["ht-answers"] = Piece.of("answers", items=answers(view, names, tr))
+    pieces["ht-answers"] = Piece.of("answers", items=answers(view, names, tr, watching=watching))
     pieces["ht-played"] = Piece.of("played_panel", suits=played_by_suit(view, tr))
     pieces["ht-version"] = Piece.of("version", value=seen.version)
     refusal = seen.dimmed_refusal
@@ -575,18 +575,20 @@ def review_of(decisions: list[Decision], tr: Translator) -> Review:
 
 
 def answers(
-    view: HeartsView, names: tuple[str, str, str, str], tr: Translator
+    view: HeartsView, names: tuple[str, str, str, str], tr: Translator, *,
+    watching: bool = False,
 ) -> tuple[tuple[str, str], ...]:
     """What the page answers when the player asks, by question: their hand by suit, what they
     can play, the trick so far, the last trick, the scores, the cards still out by suit, whose
-    turn it is and the passing. All of it from the player's own view."""
+    turn it is and the passing. All of it from the player's own view. A watcher holds no hand
+    and is no seat: no hand, nothing to play, and every turn is a seat's by name."""
     hand = sorted_hand(view.hand)
     order = suit_order({SUITS[suit_of(c)] for c in hand}) if hand else []
     mine = cards_by_suit(hand, "".join(order), tr)
     your_hand = (tr.gettext("Your hand: %(cards)s.") % {"cards": mine} if hand
                  else tr.gettext("Your hand is empty."))
     turn = "" if view.turn is None else (
-        tr.gettext("Your turn.") if view.turn == HUMAN
+        tr.gettext("Your turn.") if view.turn == HUMAN and not watching
         else tr.gettext("%(seat)s to play.") % {"seat": names[view.turn]})
     if view.phase == "passing":
         playable = (tr.gettext("Your cards are passed; the others are choosing.")
@@ -616,12 +618,13 @@ def answers(
                  if out else tr.gettext("No card is still out."))
     passing, _ = passing_labels(view.pass_direction, tr)
     receiver = RECEIVER.get(view.pass_direction)
-    if receiver is not None:
+    if receiver is not None and not watching:
         passing = tr.gettext("%(passing)s, to %(seat)s") % {
             "passing": passing, "seat": names[receiver]}
     broken = tr.gettext("Hearts broken") if view.hearts_broken else tr.gettext(
         "Hearts not broken")
     hand_number = tr.gettext("Hand %(n)s") % {"n": view.hand_number}
     whose = " ".join(filter(None, (turn, f"{hand_number}. {passing}. {broken}.")))
-    return (("hand", your_hand), ("play", playable), ("trick", trick), ("last", last_words),
-            ("scores", scores), ("out", still_out), ("turn", whose))
+    public = (("trick", trick), ("last", last_words), ("scores", scores), ("out", still_out),
+              ("turn", whose))
+    return public if watching else (("hand", your_hand), ("play", playable), *public)
