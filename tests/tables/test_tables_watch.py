@@ -219,6 +219,28 @@ async def test_a_watcher_asks_about_the_table_and_is_no_seat(app, new_client):
     assert re.findall(r'data-ask="(\w+)"', seated)[:2] == ["hand", "play"]
 
 
+async def test_a_watcher_is_told_the_passing_without_a_receiver(app, new_client):
+    """The passing's receiver is the bottom seat's: a watcher, who passes to nobody, is told
+    the direction alone, in the info bar and in the answer to "whose turn"."""
+    creator, guest = new_client(), new_client()
+    watcher = new_client(headers={"accept-language": "en"})
+    created = (await creator.post(
+        "/api/hearts/tables", json={"bot_level": "easy", "turn_seconds": None, "name": "An"}
+    )).json()
+    api, code = f"/api/hearts/tables/{created['table_id']}", created["watch_code"]
+    assert (await guest.post(f"{api}/seats", json={"seat": 2, "name": "Lan"})).status_code == 200
+    rules = PRESETS["seed"].to_json()  # the first hand passes left
+    started = await creator.post(f"{api}/start", json={"rules": rules, "watch_delay": "none"})
+    assert started.status_code == 200, started.text
+    seated = (await creator.get(f"/hearts/t/{created['table_id']}")).text
+    # The creator passes to West, named after the arrow.
+    assert re.search(r'data-dir="left">[^<]+<span aria-hidden="true">←</span> <b>', seated)
+    page = (await watcher.get(f"/hearts/w/{code}")).text
+    assert '<span class="ht-pill" data-dir="left">Passing left</span>' in page
+    turn = unescape(re.search(r'<p data-answer="turn">([^<]*)</p>', page).group(1))
+    assert turn == "Hand 1. Passing left. Hearts not broken."
+
+
 def test_a_public_moment_holds_no_hand():
     from app.rules.hearts import HeartsMatch
 

@@ -286,7 +286,8 @@ def table_pieces(
             "info", hand_number=view.hand_number, pass_direction=view.pass_direction,
             direction_label=passing, hearts_broken=view.hearts_broken,
             level=level_label(view.deal, tr),
-            receiver=None if receiver is None else names[receiver],
+            # A watcher passes to nobody: the direction alone.
+            receiver=None if receiver is None or watching else names[receiver],
         ),
     }
     has_last = bool(view.tricks)
