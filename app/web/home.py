@@ -29,6 +29,20 @@ async def healthz() -> Response:
     return Response(b'{"status":"ok"}', media_type="application/json")
 
 
+# Crawlers keep to the pages anyone may read (home, rules, deals, daily boards): a session's
+# games, tables, statistics and settings are nobody else's, and a replay's review costs the
+# bots' processes a search per hand.
+NOT_FOR_CRAWLERS = ("/api/", "/hearts/games/", "/heart-to-heart/games/", "/hearts/t/",
+                    "/hearts/w/", "/stats", "/settings")
+ROBOTS_TXT = "User-agent: *\n" + "".join(f"Disallow: {path}\n" for path in NOT_FOR_CRAWLERS)
+
+
+@router.get("/robots.txt", include_in_schema=False)
+async def robots() -> Response:
+    return Response(ROBOTS_TXT, media_type="text/plain",
+                    headers={"Cache-Control": "public, max-age=86400"})
+
+
 @router.get("/readyz", include_in_schema=False)
 async def readyz(request: Request) -> Response:
     try:

@@ -26,7 +26,8 @@ NEW_SESSION_KEY = "cardroom.new_session"
 COOKIE_MAX_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie
 CHECKED_COOKIES = 10_000
 # Paths that never need a session (no cookie is issued on them).
-_SESSIONLESS = ("/static/", "/healthz", "/readyz", "/metrics", "/docs", "/openapi.json")
+_SESSIONLESS = ("/static/", "/healthz", "/readyz", "/metrics", "/docs", "/openapi.json",
+                "/robots.txt")
 
 
 def new_session_id() -> str:

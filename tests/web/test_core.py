@@ -277,3 +277,27 @@ async def test_statistics_hooks_and_home_page(app, client):
     assert figure("Matches won") == "1"
     assert figure("Average points per hand") == "9.8"
     assert figure("Moons shot") == "1"
+
+
+async def test_robots_keep_crawlers_to_the_public_pages(app, client):
+    """robots.txt keeps crawlers from a session's own pages and from replays (each path the
+    app's own, by its route's name, so none goes stale), and leaves the public pages open."""
+    answer = await client.get("/robots.txt")
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/plain")
+    assert "set-cookie" not in answer.headers
+    lines = answer.text.splitlines()
+    assert lines[0] == "User-agent: *"
+    assert all(line.startswith("Disallow: /") for line in lines[1:])
+    disallowed = [line.removeprefix("Disallow: ") for line in lines[1:]]
+    kept_away = [app.url_path_for(name, **params) for name, params in (
+        ("hearts_replay", {"game_id": "x"}), ("heart_to_heart_replay", {"game_id": "x"}),
+        ("hearts_table_replay", {"table_id": "x"}), ("table_page", {"table_id": "x"}),
+        ("watch_page", {"watch_code": "x"}), ("stats_page", {}), ("settings_page", {}),
+    )] + ["/api/hearts/games"]
+    for path in kept_away:
+        assert any(path.startswith(prefix) for prefix in disallowed), path
+    for prefix in disallowed:  # no line for a path the app does not have
+        assert any(path.startswith(prefix) for path in kept_away), prefix
+    for path in ("/", "/hearts/rules", "/heart-to-heart/deal/HH1-N-AAAAAAA",
+                 "/hearts/daily/2026-12-01/results"):
+        assert not any(path.startswith(prefix) for prefix in disallowed), path
