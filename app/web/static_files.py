@@ -16,6 +16,7 @@ table, never through the file system.
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import hashlib
 import mimetypes
@@ -51,9 +52,12 @@ class Asset:
     compressible: bool
     _encoded: dict[str, bytes] | None = None
 
-    def encoded(self) -> dict[str, bytes]:
+    async def encoded(self) -> dict[str, bytes]:
+        # In a thread: Swagger UI's bundle takes a good part of a second, in which the event
+        # loop keeps answering (Brotli and zlib let go of the GIL).
         if self._encoded is None:
-            self._encoded = _compressed(self.body) if self.compressible else {}
+            self._encoded = (await asyncio.to_thread(_compressed, self.body)
+                             if self.compressible else {})
         return self._encoded
 
 
@@ -135,11 +139,10 @@ async def serve_static(scope: Scope, receive: Receive, send: Send) -> None:
         await send({"type": "http.response.body", "body": b""})
         return
     body = asset.body
-    encoding = None
-    if asset.compressible:
-        encoding = accepted_encoding(_header(scope, b"accept-encoding"), asset.encoded())
+    encoded = await asset.encoded()
+    encoding = accepted_encoding(_header(scope, b"accept-encoding"), encoded)
     if encoding is not None:
-        body = asset.encoded()[encoding]
+        body = encoded[encoding]
         headers.append((b"content-encoding", encoding.encode()))
     headers.append((b"content-length", str(len(body)).encode()))
     await send({"type": "http.response.start", "status": 200, "headers": headers})
