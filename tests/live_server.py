@@ -54,11 +54,11 @@ class LiveServer:
         self.settings = settings
         self.process: subprocess.Popen | None = None
         self.base_url = ""
-        self.log_path = workdir / "uvicorn.log"
+        self.log_path: Path | None = None  # named after the port, once started
 
     def start(self) -> LiveServer:
         port = free_port()
-        self.log_path = self.workdir / f"uvicorn-{port}.log"
+        log_path = self.log_path = self.workdir / f"uvicorn-{port}.log"
         env = {
             **os.environ,
             "PYTHONPATH": os.pathsep.join(str(path) for path in (ROOT, *self.pythonpath)),
@@ -69,7 +69,7 @@ class LiveServer:
         }
         command = [sys.executable, "-m", "uvicorn", self.served, "--host", "127.0.0.1",
                    "--port", str(port), *self.uvicorn_args]
-        with self.log_path.open("wb") as log:
+        with log_path.open("wb") as log:
             self.process = subprocess.Popen(
                 command, cwd=self.workdir, env=env, start_new_session=True,
                 stdout=subprocess.DEVNULL, stderr=log,
@@ -78,7 +78,7 @@ class LiveServer:
         deadline = time.monotonic() + START_TIMEOUT
         while True:
             if self.process.poll() is not None:
-                raise RuntimeError(f"uvicorn exited:\n{self.log_path.read_text()}")
+                raise RuntimeError(f"uvicorn exited:\n{log_path.read_text()}")
             try:
                 if httpx.get(self.base_url + "/healthz", timeout=2).status_code == 200:
                     return self
@@ -88,7 +88,7 @@ class LiveServer:
                 self.stop()
                 raise RuntimeError(
                     f"uvicorn did not answer /healthz in {START_TIMEOUT:.0f} s:\n"
-                    f"{self.log_path.read_text()}")
+                    f"{log_path.read_text()}")
             time.sleep(0.1)  # start-up polling; no test's outcome depends on it
 
     def url(self, path: str) -> str:
@@ -103,6 +103,7 @@ class LiveServer:
 
     def stopped_logs(self) -> str:
         """Stops the server; what it wrote to stderr."""
+        assert self.log_path is not None, "never started"
         self.stop()
         return self.log_path.read_text()
 

@@ -182,19 +182,28 @@ def played_cards(match) -> frozenset[str]:
     return frozenset(card_text(c) for c in played)
 
 
-async def test_a_watcher_asks_about_the_table_and_is_no_seat(app, new_client):
-    """The Ask button and keys reach a watcher too, with the questions about the table only:
-    no hand, nothing to play, and a turn is a seat's by name (the bottom seat's is no "you")."""
+async def watched_match(new_client, preset: str):
+    """A table of An (seat 0), Lan (seat 2) and two bots, started under ``preset``, and a
+    watcher who reads English: the creator's, the guest's and the watcher's clients, and the
+    table as created."""
     creator, guest = new_client(), new_client()
     watcher = new_client(headers={"accept-language": "en"})
     created = (await creator.post(
         "/api/hearts/tables", json={"bot_level": "easy", "turn_seconds": None, "name": "An"}
     )).json()
-    api, code = f"/api/hearts/tables/{created['table_id']}", created["watch_code"]
+    api = f"/api/hearts/tables/{created['table_id']}"
     assert (await guest.post(f"{api}/seats", json={"seat": 2, "name": "Lan"})).status_code == 200
-    rules = PRESETS["no_pass"].to_json()
+    rules = PRESETS[preset].to_json()
     started = await creator.post(f"{api}/start", json={"rules": rules, "watch_delay": "none"})
     assert started.status_code == 200, started.text
+    return creator, guest, watcher, created
+
+
+async def test_a_watcher_asks_about_the_table_and_is_no_seat(app, new_client):
+    """The Ask button and keys reach a watcher too, with the questions about the table only:
+    no hand, nothing to play, and a turn is a seat's by name (the bottom seat's is no "you")."""
+    creator, guest, watcher, created = await watched_match(new_client, "no_pass")
+    api, code = f"/api/hearts/tables/{created['table_id']}", created["watch_code"]
 
     for seat in (0, 2):  # the bottom seat's turn, then another's
         shown = (await watcher.get(f"/api/hearts/watch/{code}")).json()
@@ -222,16 +231,9 @@ async def test_a_watcher_asks_about_the_table_and_is_no_seat(app, new_client):
 async def test_a_watcher_is_told_the_passing_without_a_receiver(app, new_client):
     """The passing's receiver is the bottom seat's: a watcher, who passes to nobody, is told
     the direction alone, in the info bar and in the answer to "whose turn"."""
-    creator, guest = new_client(), new_client()
-    watcher = new_client(headers={"accept-language": "en"})
-    created = (await creator.post(
-        "/api/hearts/tables", json={"bot_level": "easy", "turn_seconds": None, "name": "An"}
-    )).json()
-    api, code = f"/api/hearts/tables/{created['table_id']}", created["watch_code"]
-    assert (await guest.post(f"{api}/seats", json={"seat": 2, "name": "Lan"})).status_code == 200
-    rules = PRESETS["seed"].to_json()  # the first hand passes left
-    started = await creator.post(f"{api}/start", json={"rules": rules, "watch_delay": "none"})
-    assert started.status_code == 200, started.text
+    # The seed rules' first hand passes left.
+    creator, _guest, watcher, created = await watched_match(new_client, "seed")
+    code = created["watch_code"]
     seated = (await creator.get(f"/hearts/t/{created['table_id']}")).text
     # The creator passes to West, named after the arrow.
     assert re.search(r'data-dir="left">[^<]+<span aria-hidden="true">←</span> <b>', seated)
