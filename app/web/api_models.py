@@ -359,7 +359,8 @@ class ResultRow(BaseModel):
     replay: str | None = Field(
         description="The share link of the game's replay (opens for anyone): on a daily's board "
         "once its UTC day is over. Null before, on a code's board (its deal stays playable), "
-        "and for a game given up unfinished or recorded before boards linked to replays."
+        "for a game given up unfinished or recorded before boards linked to replays, and once "
+        "the game may have expired from the store (CARDROOM_GAME_TTL_DAYS after it finished)."
     )
 
 

@@ -25,7 +25,7 @@ from pydantic import BaseModel
 
 from app.rules.deal_codes import DealCodeError
 from app.rules.hearts import parse_match_code
-from app.store import GameStore
+from app.store import SECONDS_PER_DAY, GameStore
 from app.web.api_models import (
     DailyDeal,
     DailyStart,
@@ -272,10 +272,15 @@ def code_board_of(kind: str, code: str) -> Board:
 REPLAY_ROUTES = {HEART_TO_HEART: "heart_to_heart_replay", HEARTS: "hearts_replay"}
 
 
-def replay_link(request: Request, board: Board, standing: Standing) -> str | None:
+def replay_link(request: Request, board: Board, standing: Standing, now: float) -> str | None:
     """The share link of a row's game, where the board links to replays; None for a row kept
-    without its game (recorded before boards linked to replays, or given up unfinished)."""
+    without its game (recorded before boards linked to replays, or given up unfinished) and
+    for one whose game may have expired: the store keeps a game ``game_ttl_days`` after its
+    last write, the boards their rows for DAILY_KEEP_DAYS."""
     if not board.links_replays or standing.game_id is None:
+        return None
+    kept_for = request.app.state.settings.game_ttl_days * SECONDS_PER_DAY
+    if now >= standing.row["finished_at"] + kept_for:
         return None
     return share_url(request, board.kind, standing.game_id, REPLAY_ROUTES[board.kind])
 
@@ -351,7 +356,7 @@ async def results_page(
         "counts": counts,
         "mine_elsewhere": mine if mine is not None and mine not in shown.rows else None,
         "share": share_text(board.kind, title, mine, visit.lang) if mine else None,
-        "replay_of": partial(replay_link, request, board),
+        "replay_of": partial(replay_link, request, board, now=visit.clock()),
         "deal_url": deal_url,
         "code_url": code_url,
         "pace": HUMAN_PACE_SECONDS,
@@ -449,14 +454,16 @@ async def set_nickname(
 # -- JSON API -------------------------------------------------------------------------------
 
 
-def api_row(request: Request, board: Board, standing: Standing) -> dict[str, Any]:
+def api_row(
+    request: Request, board: Board, standing: Standing, now: float
+) -> dict[str, Any]:
     """A row as the API shows it: the fields of the boards before issue 29 (rank, nickname,
     mine, assisted, finished_at and the game's own), why it is ranked apart, and its replay's
     share link (null where the board does not link to replays)."""
     row = {**standing.row, "rank": standing.place, "nickname": standing.nickname,
            "mine": standing.mine,
            "assisted": bool({ASSISTED, CARDS_PLAYED} & set(standing.row["apart"])),
-           "replay": replay_link(request, board, standing)}
+           "replay": replay_link(request, board, standing, now)}
     if standing.matchpoints is not None:
         row["matchpoints"] = list(standing.matchpoints)
         row["percent"] = standing.percent
@@ -467,6 +474,7 @@ async def api_board(
     request: Request, visit: Visit, board: Board, section: str, number: int
 ) -> dict[str, Any]:
     shown = await read_board(visit, board, section, number)
+    now = visit.clock()
     return {
         "code": board.code,
         "date": board.day,
@@ -475,8 +483,8 @@ async def api_board(
         "page": shown.page,
         "pages": shown.pages,
         "total": shown.total,
-        "rows": [api_row(request, board, s) for s in shown.rows],
-        "mine": None if shown.mine is None else api_row(request, board, shown.mine),
+        "rows": [api_row(request, board, s, now) for s in shown.rows],
+        "mine": None if shown.mine is None else api_row(request, board, shown.mine, now),
     }
 
 

@@ -376,13 +376,14 @@ def page_links(html: str) -> list[str]:
 
 
 async def check_replay_links(
-    new_client, clock, game: str, day, players: dict[str, tuple], code: str
+    new_client, clock, game: str, day, players: dict[str, tuple], code: str, keep_days: int
 ) -> None:
     """A daily's board, ``players`` by nickname: each browser and the game it finished (None:
     given up unfinished). No link while the day lasts; after it, a link on every finished
     game's row that opens its replay for anyone, and none on the code's board. A game's id is
     shown to no one, its player included, but in its replay's link; a stranger who reads it
-    there cannot open the game itself."""
+    there cannot open the game itself. Once the store may have let a game expire (``keep_days``
+    after it finished), its row links to nothing, while the board keeps the row."""
     ids = [game_id for _, game_id in players.values() if game_id]
 
     def check_no_id_shown(*texts: str) -> None:
@@ -428,6 +429,14 @@ async def check_replay_links(
     assert found["total"] == 1 and found["rows"][0]["replay"] is None
     assert page_links(page) == [] and state["game_id"] not in page + json.dumps(found)
 
+    clock.advance(timedelta(days=keep_days - 2).total_seconds())
+    page, found = await board_seen(viewer, game, daily)
+    assert {r["nickname"]: r["replay"] for r in found["rows"]} == links
+    clock.advance(timedelta(days=2).total_seconds())
+    page, found = await board_seen(viewer, game, daily)
+    assert {r["nickname"] for r in found["rows"]} == set(players)
+    assert page_links(page) == [] and {r["replay"] for r in found["rows"]} == {None}
+
 
 async def play_hearts_first_hand(client, code: str) -> dict:
     state = (await client.post("/api/hearts/games", json={"deal": code})).json()
@@ -440,7 +449,9 @@ async def play_hearts_first_hand(client, code: str) -> dict:
     return state
 
 
-async def test_a_past_heart_to_heart_daily_links_to_its_replays(new_client, clock, secret):
+async def test_a_past_heart_to_heart_daily_links_to_its_replays(
+    new_client, clock, secret, settings
+):
     day = today(clock())
     code = daily_code(HEART_TO_HEART, day, secret)
     winner, quitter = new_client(), new_client()
@@ -455,7 +466,7 @@ async def test_a_past_heart_to_heart_daily_links_to_its_replays(new_client, cloc
     await quitter.post("/api/heart-to-heart/games", json={})  # the daily given up, unfinished
     await check_replay_links(
         new_client, clock, "heart-to-heart", day, {"Lan": (winner, won), "Minh": (quitter, None)},
-        code,
+        code, settings.game_ttl_days,
     )
 
 
@@ -483,7 +494,7 @@ async def test_a_daily_given_up_at_its_stalemate_links_to_its_replay(app, new_cl
     assert (await new_client().get(row["replay"])).status_code == 200
 
 
-async def test_a_past_hearts_daily_links_to_its_replays(new_client, clock, secret):
+async def test_a_past_hearts_daily_links_to_its_replays(new_client, clock, secret, settings):
     day = today(clock())
     played = {}
     for name in ("low", "high"):
@@ -492,7 +503,8 @@ async def test_a_past_hearts_daily_links_to_its_replays(new_client, clock, secre
             "nickname": name, "game": "hearts", "day": day.isoformat()})
         played[name] = browser, (await play_hearts_daily_on_the_page(browser, name))["game_id"]
     await check_replay_links(
-        new_client, clock, "hearts", day, played, daily_code(HEARTS, day, secret)
+        new_client, clock, "hearts", day, played, daily_code(HEARTS, day, secret),
+        settings.game_ttl_days,
     )
 
 
