@@ -23,6 +23,7 @@ QUICK_RUNS = (
     ("bench.starve", ["--seconds", "10", "--baseline", "3"]),
     ("bench.assists", ["--h2h-deals", "20", "--hands", "20"]),
     ("bench.first_visits", ["--visits", "100"]),
+    ("bench.playout_regret", ["--deals", "20", "--workers", "2"]),
 )
 # The tournament appends to its results file, so a quick run gets a fresh one.
 BOTS_RESULTS = Path(tempfile.gettempdir()) / "cardroom-bench-bots.jsonl"
