@@ -204,6 +204,12 @@ SIDEWAYS_JS = """() => {
   return out;
 }"""
 
+# Where the lobby's felt is on the screen: its top and bottom, and the screen's height.
+FELT_JS = """() => {
+  const r = document.querySelector("#tb-room").getBoundingClientRect();
+  return [r.top, r.bottom, innerHeight];
+}"""
+
 WAITING_FRIENDS = {"en": "Waiting for friends: 3 seats are free.",
                    "vi": "Đang chờ bạn bè: còn 3 ghế"}
 WAITING_HOST = {"en": "Waiting for An to start the match.", "vi": "Đang chờ An bắt đầu trận."}
@@ -263,6 +269,14 @@ def test_the_lobby_like_the_table_at_every_size(new_page, axe, lang):
     for page, who in ((host, "host"), (guest, "guest")):
         fits_sideways(page, f"the {who}'s lobby ({lang})", f"lobby-{who}-{lang}")
         assert_no_axe_violations(axe, page, f"the {who}'s lobby ({lang})")
+    # Where the felt sits beside the settings (a phone held sideways, a desktop), it is on the
+    # first screen, not centred on the settings' height, and stays there as they scroll.
+    for width, height in ((844, 390), (1280, 800)):
+        host.set_viewport_size({"width": width, "height": height})
+        for scrolled in ("0", "document.documentElement.scrollHeight"):
+            host.evaluate(f"scrollTo(0, {scrolled})")
+            top, bottom, screen = host.evaluate(FELT_JS)
+            assert top >= 0 and bottom <= screen, f"the felt at {width}x{height}: {top}-{bottom}"
     if lang == "en":
         for size, device in README_SHOTS.items():
             host.set_viewport_size({"width": size[0], "height": size[1]})
