@@ -30,6 +30,7 @@ REDIS_START_SECONDS = 10.0
 LONG_BROWSER_MODULES = (
     "test_replays_browser.py", "test_play_by_ear_browser.py", "test_tables_browser.py",
     "test_spectators_browser.py", "test_daily_browser.py", "test_assists_browser.py",
+    "test_accessibility_browser.py",
 )
 
 

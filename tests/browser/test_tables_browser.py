@@ -269,6 +269,10 @@ def test_the_lobby_like_the_table_at_every_size(new_page, axe, lang):
     for page, who in ((host, "host"), (guest, "guest")):
         fits_sideways(page, f"the {who}'s lobby ({lang})", f"lobby-{who}-{lang}")
         assert_no_axe_violations(axe, page, f"the {who}'s lobby ({lang})")
+    if lang == "en":
+        for size, device in README_SHOTS.items():
+            host.set_viewport_size({"width": size[0], "height": size[1]})
+            screenshot(host, f"table-lobby-{device}.png")
     # Where the felt sits beside the settings (a phone held sideways, a desktop), it is on the
     # first screen, not centred on the settings' height, and stays there as they scroll.
     for width, height in ((844, 390), (1280, 800)):
@@ -277,10 +281,6 @@ def test_the_lobby_like_the_table_at_every_size(new_page, axe, lang):
             host.evaluate(f"scrollTo(0, {scrolled})")
             top, bottom, screen = host.evaluate(FELT_JS)
             assert top >= 0 and bottom <= screen, f"the felt at {width}x{height}: {top}-{bottom}"
-    if lang == "en":
-        for size, device in README_SHOTS.items():
-            host.set_viewport_size({"width": size[0], "height": size[1]})
-            screenshot(host, f"table-lobby-{device}.png")
 
     choose(host, "seconds", "none")
     host.locator('[data-action="start"]').click()
