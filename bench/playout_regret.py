@@ -10,7 +10,9 @@ Normal there, the rest of the hand played by Normal: the room a better play-out 
 
 The gains are summed by who holds the hand's points so far (no one; the seat itself alone; one
 other seat alone; several) and by what the seat does (leads, follows, discards), and by tricks
-played.
+played. With ``--dump``, each decision is also written as a line of JSON (the position as the
+seat sees it, the candidates and their values on both sets of deals): bench/train_policy.py
+fits the play-out policy (app/bots/playout_policy.py) on them.
 
     PYTHONPATH=$PWD nice .venv/bin/python -m bench.playout_regret --deals 500 --workers 2
 """
@@ -18,6 +20,8 @@ played.
 from __future__ import annotations
 
 import argparse
+import json
+import os
 from collections import defaultdict
 from multiprocessing import Pool
 
@@ -53,15 +57,16 @@ def action(pos: Pos, me: int) -> str:
     return "discard"
 
 
-def deal_gains(index: int) -> list[tuple[str, str, int, float]]:
-    """(points holder, action, tricks played, gain in points) of each decision with a choice in
-    one hand of four Hard seats."""
+def deal_decisions(index: int) -> list[dict]:
+    """Each decision with a choice in one hand of four Hard seats: the position as the seat
+    sees it, its candidates (``hard.play_choices``), Normal's card, and the candidates' values
+    a deal (minus points; see ``hard._values``) on the first set of deals and on the second."""
     match = start_hand(FIRST_DEAL + DEALS_OFFSET + index, 1 + index % 4)
     if match.phase == "passing":
         for seat in range(4):
             view = match.view(seat)
             match.choose_pass(seat, choose_pass("hard", view, decision_seed(view, "pass")))
-    gains = []
+    decisions = []
     while match.phase == "playing":
         view = match.view(match.turn)
         pos, me = from_view(view), view.seat
@@ -69,15 +74,43 @@ def deal_gains(index: int) -> list[tuple[str, str, int, float]]:
             seed = decision_seed(view)
             picking = hard._evaluate_play(view, pos, seed, SEARCH)
             valuing = hard._evaluate_play(view, pos, seed ^ SECOND_DEALS, SEARCH)
-            best = max(range(len(picking.choices)), key=lambda i: picking.values[i])
-            normal_card = picking.choices.index(picking.default)
-            gain = (valuing.values[best] - valuing.values[normal_card]) / valuing.deals
-            gains.append((points_holder(pos, me), action(pos, me), len(view.tricks), gain))
+            decisions.append({
+                "deal": index, "seat": me, "hand": pos.hands[me], "played": pos.played,
+                "trick": pos.trick, "leader": pos.leader, "points": pos.points,
+                "voids": pos.voids, "hearts_broken": pos.hearts_broken,
+                "tricks_done": pos.tricks_done, "won": pos.won, "legal": view.legal,
+                "choices": picking.choices, "normal": picking.default,
+                "values": [v / picking.deals for v in picking.values],
+                "check_values": [v / valuing.deals for v in valuing.values],
+            })  # fmt: skip
             card = hard.choose_play(view, seed)
         else:
             card = normal.choose_play(pos, me, view.legal)
         match.play(card)
-    return gains
+    return decisions
+
+
+def position(decision: dict) -> Pos:
+    """The position of a decision as the seat saw it (the other hands empty)."""
+    pos = Pos()
+    me = decision["seat"]
+    pos.hands[me] = decision["hand"]
+    pos.turn = me
+    for name in ("played", "trick", "leader", "points", "voids", "hearts_broken",
+                 "tricks_done", "won"):  # fmt: skip
+        setattr(pos, name, decision[name])
+    return pos
+
+
+def gain(decision: dict) -> tuple[str, str, int, float]:
+    """(points holder, action, tricks played, what the first set's best candidate gains over
+    Normal's card on the second set)."""
+    pos, me = position(decision), decision["seat"]
+    values, check = decision["values"], decision["check_values"]
+    best = max(range(len(values)), key=lambda i: values[i])
+    normal_card = decision["choices"].index(decision["normal"])
+    gained = check[best] - check[normal_card]
+    return points_holder(pos, me), action(pos, me), pos.tricks_done, gained
 
 
 def report(gains: list[tuple[str, str, int, float]], hands: int) -> str:
@@ -116,15 +149,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=100, help="hands of four Hard seats")
     parser.add_argument("--first", type=int, default=0, help="index of the first deal")
     parser.add_argument("--workers", type=int, default=1, help="processes (the machine has 2)")
+    parser.add_argument("--dump", help="write each decision to this file, a line of JSON each")
     args = parser.parse_args(argv)
     indices = range(args.first, args.first + args.deals)
-    if args.workers > 1:
-        with Pool(args.workers) as pool:
-            per_deal = pool.map(deal_gains, indices)
-    else:
-        per_deal = [deal_gains(i) for i in indices]
-    print(report([g for gains in per_deal for g in gains], args.deals))
-
+    decisions: list[dict] = []
+    with Pool(args.workers) as pool, open(args.dump or os.devnull, "w") as dump:
+        # In order, a hand at a time, so that a long run's dump is whole up to where it stops.
+        for hand in pool.imap(deal_decisions, indices):
+            decisions += hand
+            dump.writelines(json.dumps(d) + "\n" for d in hand)
+            dump.flush()
+    print(report([gain(d) for d in decisions], args.deals))
 
 if __name__ == "__main__":
     main()

@@ -1,10 +1,11 @@
 /* The Hard bot's search core: sampled deals of the unseen cards, played out to the end of the
- * hand with the Normal policy at every seat.
+ * hand with the Normal policy at every seat (Expert's: the learned play-out policy).
  *
  * This is app/bots/normal.py's play policy, app/bots/model.py's `step` and app/rules/hearts_core.py's
  * rule primitives, written again in C because the search plays millions of cards a second.
  * tests/bots/test_bots_search_core.py plays thousands of positions through both and requires
- * the same card every time, so a change to one side that is not made to the other fails there.
+ * the same card every time, so a change to one side that is not made to the other fails there
+ * (for app/bots/playout_policy.py, tests/bots/test_bots_playout_policy.py).
  *
  * Cards, masks and seats are as in app/rules/cards.py: card = suit * 13 + rank, a set of cards
  * is a 52-bit mask, seats 0..3 play in order s -> (s + 1) & 3.
@@ -337,6 +338,139 @@ static int normal_play(const Pos *p, int me, Mask legal_cards) {
     return discard(p, hand, legal_cards, threat);
 }
 
+/* --- the learned play-out policy (Expert; app/bots/playout_policy.py) ---------------------- */
+
+/* playout_policy.py's STATE_FEATURES, CARD_FEATURES and HIDDEN_LIMIT. */
+#define POLICY_STATE 24
+#define POLICY_CARD 20
+#define POLICY_FEATURES (POLICY_STATE + POLICY_CARD)
+#define POLICY_HIDDEN_LIMIT 128
+
+/* One hidden layer of `hidden` ReLU units over a candidate's features, then a weighted sum: its
+ * score. Laid out as playout_policy.py writes it: w1 [POLICY_FEATURES][hidden], b1, w2. */
+typedef struct {
+    int hidden;
+    const float *w1, *b1, *w2;
+} Policy;
+
+/* hard._same_group: equivalent plays (same suit, no unseen card between, no scoring card apart). */
+static int same_group(int a, int b, const Pos *p, Mask hand) {
+    int lo = a < b ? a : b, hi = a < b ? b : a;
+    if (SUIT_OF(lo) != SUIT_OF(hi) || ((lo == QS || hi == QS) && lo != hi)) return 0;
+    if (p->rules.jack && (lo == JD || hi == JD) && lo != hi) return 0;
+    Mask between = (BIT(hi) - 1) & ~((BIT(lo) << 1) - 1);
+    return !(between & ~(p->played | hand));
+}
+
+/* playout_policy.state_features. */
+static void state_features(const Pos *p, int me, Mask hand, Mask out, float f[POLICY_STATE]) {
+    int total = p->points[0] + p->points[1] + p->points[2] + p->points[3];
+    int mine = p->points[me], most = 0;
+    for (int s = 0; s < 4; s++)
+        if (p->points[s] > most) most = p->points[s];
+    int holder = total == 0 ? 0 : mine == total ? 1 : most == total ? 2 : 3;
+    memset(f, 0, sizeof(float) * POLICY_STATE);
+    f[holder] = 1;
+    f[4] = holder == 2 && total >= MOON_WATCH;
+    f[5] = mine / 26.0f;
+    f[6] = total / 26.0f;
+    f[7 + p->ntrick] = 1;
+    int act = !p->ntrick ? 0 : (hand & SUIT_MASK(SUIT_OF(p->trick[0]))) ? 1 : 2;
+    f[11 + act] = 1;
+    f[14] = p->tricks_done / 12.0f;
+    f[15] = !(p->played & QS_BIT);
+    f[16] = (hand & QS_BIT) != 0;
+    f[17] = (hand & (KS_BIT | AS_BIT)) != 0;
+    f[18] = p->hearts_broken != 0;
+    if (p->ntrick) {
+        Mask trick_mask = 0;
+        for (int i = 0; i < p->ntrick; i++) trick_mask |= BIT(p->trick[i]);
+        int trick_points = points_of(trick_mask);
+        int wi = winning_index(p), win_seat = (p->leader + wi) & 3;
+        f[19] = (trick_points < 13 ? trick_points : 13) / 13.0f;
+        f[20] = holder == 2 && p->points[win_seat] == total;
+        f[21] = RANK_OF(p->trick[wi]) / 12.0f;
+        f[22] = p->points[win_seat] / 26.0f;
+    }
+    f[23] = popcount(out & POINT_MASK) / 26.0f;
+}
+
+/* playout_policy.card_features. */
+static void card_features(const Pos *p, int me, Mask hand, Mask out, int card, int normal,
+                          float f[POLICY_CARD]) {
+    int suit = SUIT_OF(card), act = 0, win = -1, others_void = 0;
+    if (p->ntrick) {
+        win = p->trick[winning_index(p)];
+        act = (hand & SUIT_MASK(SUIT_OF(p->trick[0]))) ? 1 : 2;
+    }
+    for (int s = 0; s < 4; s++)
+        if (s != me) others_void |= p->voids[s];
+    int sure = !(out & above(card)) && (act == 0 || (act == 1 && card > win));
+    memset(f, 0, sizeof(float) * POLICY_CARD);
+    f[suit] = 1;
+    f[4] = RANK_OF(card) / 12.0f;
+    f[5] = card == QS;
+    f[6] = suit == HEARTS;
+    f[7] = card == QS + 1 || card == QS + 2;
+    f[8] = card == normal;
+    f[9] = act == 1 && card > win;
+    f[10] = popcount(out & above(card)) / 13.0f;
+    f[11] = popcount(out & below(card)) / 13.0f;
+    f[12] = popcount(hand & SUIT_MASK(suit)) / 13.0f;
+    f[13] = popcount(out & SUIT_MASK(suit)) / 13.0f;
+    f[14] = (others_void >> suit) & 1;
+    f[15] = !(hand & above(card));
+    f[16] = !(hand & below(card));
+    f[17] = sure;
+    f[18] = act == 1 && card < win;
+    f[19] = points_of(BIT(card)) / 13.0f;
+}
+
+/* The card of `legal_cards` the policy scores highest, one card per group of equivalent plays
+ * (Normal's card standing for its group, as in hard.play_choices; the first on a tie). */
+static int policy_play(const Pos *p, int me, Mask legal_cards, const Policy *policy) {
+    int normal = normal_play(p, me, legal_cards);
+    if (!(legal_cards & (legal_cards - 1))) return normal;
+    Mask hand = p->hands[me];
+    int cands[13], n = 0;
+    for (Mask m = legal_cards; m; m &= m - 1) {
+        int c = lowest(m);
+        if (!n || !same_group(cands[n - 1], c, p, hand)) cands[n++] = c;
+    }
+    if (n == 1) return normal;
+    Mask out = FULL_DECK & ~(p->played | hand);
+    int hidden = policy->hidden;
+    float state[POLICY_STATE], card[POLICY_CARD];
+    float base[POLICY_HIDDEN_LIMIT], unit[POLICY_HIDDEN_LIMIT];
+    state_features(p, me, hand, out, state);
+    /* The state's share of the hidden units, the same for every candidate. */
+    memcpy(base, policy->b1, sizeof(float) * hidden);
+    for (int i = 0; i < POLICY_STATE; i++) {
+        if (state[i] == 0.0f) continue;
+        const float *row = policy->w1 + i * hidden;
+        for (int j = 0; j < hidden; j++) base[j] += state[i] * row[j];
+    }
+    int best = normal;
+    float best_score = -INFINITY;
+    for (int k = 0; k < n; k++) {
+        int c = same_group(cands[k], normal, p, hand) ? normal : cands[k];
+        card_features(p, me, hand, out, c, normal, card);
+        memcpy(unit, base, sizeof(float) * hidden);
+        for (int i = 0; i < POLICY_CARD; i++) {
+            if (card[i] == 0.0f) continue;
+            const float *row = policy->w1 + (POLICY_STATE + i) * hidden;
+            for (int j = 0; j < hidden; j++) unit[j] += card[i] * row[j];
+        }
+        float score = 0.0f;
+        for (int j = 0; j < hidden; j++) score += (unit[j] > 0.0f ? unit[j] : 0.0f) * policy->w2[j];
+        if (score > best_score) {
+            best_score = score;
+            best = c;
+        }
+    }
+    return best;
+}
+
 /* hearts_core.hand_scores: the moon added to the others or subtracted from the shooter. */
 static void hand_scores(const Pos *p, int shooter, int subtract, int scores[4]) {
     const Rules *r = &p->rules;
@@ -401,15 +535,18 @@ static int others_points(const Pos *p, int seat) {
     return p->points[0] + p->points[1] + p->points[2] + p->points[3] - p->points[seat];
 }
 
-/* The hand played out by Normal at every seat, except that `shooter` (-1: none) plays for the
- * moon (Normal's shooting play) as long as no other seat has taken a point; its scores under
- * the rules. */
-static void play_out(Pos *p, const int totals[4], int scores[4], int shooter) {
+/* The hand played out by Normal at every seat (by `policy` if not NULL), except that `shooter`
+ * (-1: none) plays for the moon (Normal's shooting play) as long as no other seat has taken a
+ * point; its scores under the rules. */
+static void play_out(Pos *p, const int totals[4], int scores[4], int shooter,
+                     const Policy *policy) {
     while (p->tricks_done < 13) {
         int seat = p->turn;
         Mask options = legal(p, seat);
         if (seat == shooter && (options & (options - 1)) && !others_points(p, seat))
             step(p, shoot(p, options, FULL_DECK & ~(p->played | p->hands[seat])));
+        else if (policy)
+            step(p, policy_play(p, seat, options, policy));
         else
             step(p, normal_play(p, seat, options));
     }
@@ -439,9 +576,10 @@ typedef struct {
     long results;
 } Tally;
 
-static void tally(Pos *p, int me, const int totals[4], Tally *t, int shooter) {
+static void tally(Pos *p, int me, const int totals[4], Tally *t, int shooter,
+                  const Policy *policy) {
     int scores[4];
-    play_out(p, totals, scores, shooter);
+    play_out(p, totals, scores, shooter, policy);
     t->points += scores[me];
     t->results += match_result(scores, me, totals, &p->rules);
 }
@@ -800,6 +938,44 @@ static PyObject *py_normal_play(PyObject *Py_UNUSED(self), PyObject *args) {
     return PyLong_FromLong(normal_play(&p, me, legal_cards));
 }
 
+/* A policy's weights: a bytes-like object of float32s as playout_policy.py lays them out.
+ * Holds `buffer` (release it after use); 0 with an exception set if the size is not one. */
+static int read_policy(PyObject *obj, Py_buffer *buffer, Policy *policy) {
+    if (PyObject_GetBuffer(obj, buffer, PyBUF_SIMPLE) < 0) return 0;
+    Py_ssize_t floats = buffer->len / (Py_ssize_t)sizeof(float);
+    Py_ssize_t hidden = floats / (POLICY_FEATURES + 2);
+    if (buffer->len % (Py_ssize_t)sizeof(float) || floats % (POLICY_FEATURES + 2) || hidden < 1 ||
+        hidden > POLICY_HIDDEN_LIMIT) {
+        PyBuffer_Release(buffer);
+        PyErr_SetString(PyExc_ValueError, "policy: (44 + 2) * hidden float32s, hidden 1 to 128");
+        return 0;
+    }
+    policy->hidden = (int)hidden;
+    policy->w1 = buffer->buf;
+    policy->b1 = policy->w1 + POLICY_FEATURES * hidden;
+    policy->w2 = policy->b1 + hidden;
+    return 1;
+}
+
+static PyObject *py_policy_play(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *pos_obj, *policy_obj;
+    int me;
+    unsigned long long legal_cards;
+    Pos p;
+    Py_buffer buffer;
+    Policy policy;
+    if (!PyArg_ParseTuple(args, "OiKO", &pos_obj, &me, &legal_cards, &policy_obj)) return NULL;
+    if (!read_pos(pos_obj, &p)) return NULL;
+    if (me < 0 || me > 3 || !legal_cards || (legal_cards & ~p.hands[me])) {
+        PyErr_SetString(PyExc_ValueError, "legal: cards of the seat's hand");
+        return NULL;
+    }
+    if (!read_policy(policy_obj, &buffer, &policy)) return NULL;
+    int card = policy_play(&p, me, (Mask)legal_cards, &policy);
+    PyBuffer_Release(&buffer);
+    return PyLong_FromLong(card);
+}
+
 static PyObject *py_sample_hands(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *pos_obj, *need;
     int me;
@@ -861,14 +1037,16 @@ static int read_candidates(PyObject *cands_obj, const Knowledge *k, int cands[13
 }
 
 static PyObject *py_play_rollouts(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *pos_obj, *need, *cands_obj, *totals_obj;
+    PyObject *pos_obj, *need, *cands_obj, *totals_obj, *policy_obj = Py_None;
     int me, worlds;
     unsigned long long unseen, state;
     Knowledge k;
     int cands[13], totals[4];
     Tally t[13];
-    if (!PyArg_ParseTuple(args, "OiOKOOKi", &pos_obj, &me, &need, &unseen, &cands_obj,
-                          &totals_obj, &state, &worlds))
+    Py_buffer policy_buffer;
+    Policy policy_weights, *policy = NULL;
+    if (!PyArg_ParseTuple(args, "OiOKOOKi|O", &pos_obj, &me, &need, &unseen, &cands_obj,
+                          &totals_obj, &state, &worlds, &policy_obj))
         return NULL;
     if (!read_knowledge(pos_obj, me, need, unseen, &k)) return NULL;
     int n = read_candidates(cands_obj, &k, cands);
@@ -876,6 +1054,10 @@ static PyObject *py_play_rollouts(PyObject *Py_UNUSED(self), PyObject *args) {
     if (worlds < 1) {
         PyErr_SetString(PyExc_ValueError, "worlds >= 1");
         return NULL;
+    }
+    if (policy_obj != Py_None) {
+        if (!read_policy(policy_obj, &policy_buffer, &policy_weights)) return NULL;
+        policy = &policy_weights;
     }
     memset(t, 0, sizeof t);
     uint64_t rng = state;
@@ -890,10 +1072,11 @@ static PyObject *py_play_rollouts(PyObject *Py_UNUSED(self), PyObject *args) {
         for (int i = 0; i < n; i++) {
             Pos trial = world;
             step(&trial, cands[i]);
-            tally(&trial, me, totals, &t[i], -1);
+            tally(&trial, me, totals, &t[i], -1, policy);
         }
     }
     Py_END_ALLOW_THREADS
+    if (policy) PyBuffer_Release(&policy_buffer);
     if (failed) {
         PyErr_SetString(SamplingError, "no deal of the unseen cards fits the view");
         return NULL;
@@ -966,7 +1149,7 @@ static double tempering(const double *log_w, int n, double top, double target) {
  * counted as often. With `moon_plan`, each candidate is also played out with the deciding
  * seat playing for the moon, summed apart. */
 static PyObject *py_weighted_rollouts(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *pos_obj, *need, *cands_obj, *totals_obj, *history_obj;
+    PyObject *pos_obj, *need, *cands_obj, *totals_obj, *history_obj, *policy_obj = Py_None;
     int me, worlds, drawn, moon_plan;
     unsigned long long unseen, state;
     double noise, ess;
@@ -974,9 +1157,11 @@ static PyObject *py_weighted_rollouts(PyObject *Py_UNUSED(self), PyObject *args)
     History h;
     int cands[13], totals[4];
     Tally t[13], moon[13];
-    if (!PyArg_ParseTuple(args, "OiOKOOKiiOdpd", &pos_obj, &me, &need, &unseen, &cands_obj,
+    Py_buffer policy_buffer;
+    Policy policy_weights, *policy = NULL;
+    if (!PyArg_ParseTuple(args, "OiOKOOKiiOdpd|O", &pos_obj, &me, &need, &unseen, &cands_obj,
                           &totals_obj, &state, &worlds, &drawn, &history_obj, &noise,
-                          &moon_plan, &ess))
+                          &moon_plan, &ess, &policy_obj))
         return NULL;
     if (!read_knowledge(pos_obj, me, need, unseen, &k) || !read_history(history_obj, &h))
         return NULL;
@@ -988,11 +1173,16 @@ static PyObject *py_weighted_rollouts(PyObject *Py_UNUSED(self), PyObject *args)
                         "worlds >= 1, 1 <= drawn <= 100000, 0 < noise <= 1, 0 <= ess <= 1");
         return NULL;
     }
+    if (policy_obj != Py_None) {
+        if (!read_policy(policy_obj, &policy_buffer, &policy_weights)) return NULL;
+        policy = &policy_weights;
+    }
     Mask *deals = PyMem_Malloc(sizeof(Mask) * 4 * (size_t)drawn);
     double *weights = PyMem_Malloc(sizeof(double) * (size_t)drawn);
     if (!deals || !weights) {
         PyMem_Free(deals);
         PyMem_Free(weights);
+        if (policy) PyBuffer_Release(&policy_buffer);
         return PyErr_NoMemory();
     }
     memset(t, 0, sizeof t);
@@ -1039,7 +1229,7 @@ static PyObject *py_weighted_rollouts(PyObject *Py_UNUSED(self), PyObject *args)
                     Pos trial = world;
                     Tally one = {0, 0};
                     step(&trial, cands[i]);
-                    tally(&trial, me, totals, &one, plan ? me : -1);
+                    tally(&trial, me, totals, &one, plan ? me : -1, policy);
                     Tally *sums = plan ? &moon[i] : &t[i];
                     sums->points += one.points * copies;
                     sums->results += one.results * copies;
@@ -1050,6 +1240,7 @@ static PyObject *py_weighted_rollouts(PyObject *Py_UNUSED(self), PyObject *args)
     Py_END_ALLOW_THREADS
     PyMem_Free(deals);
     PyMem_Free(weights);
+    if (policy) PyBuffer_Release(&policy_buffer);
     if (failed) {
         PyErr_SetString(SamplingError, "no deal of the unseen cards fits the view");
         return NULL;
@@ -1175,7 +1366,7 @@ static PyObject *py_pass_rollouts(PyObject *Py_UNUSED(self), PyObject *args) {
             }
             for (int s = 0; s < 4; s++)
                 if (p.hands[s] & TWO_OF_CLUBS_BIT) p.leader = p.turn = s;
-            tally(&p, me, totals, &t[i], shooter);
+            tally(&p, me, totals, &t[i], shooter, NULL);
         }
     }
     Py_END_ALLOW_THREADS
@@ -1209,18 +1400,24 @@ static PyMethodDef methods[] = {
      "sample_hands(pos, seat, need, unseen, rng_state) -> (hands, rng_state): the hands of\n"
      "`pos` with the `unseen` cards dealt to the other seats, `need[s]` each, voids kept."},
     {"play_rollouts", py_play_rollouts, METH_VARARGS,
-     "play_rollouts(pos, seat, need, unseen, candidates, totals, rng_state, worlds)\n"
+     "play_rollouts(pos, seat, need, unseen, candidates, totals, rng_state, worlds[, policy])\n"
      "-> ((points, results), rng_state): `worlds` sampled deals (as sample_hands), each\n"
-     "candidate played in each and the hand finished by Normal; per candidate the sums of\n"
-     "the seat's points and of its match results (see match_result)."},
+     "candidate played in each and the hand finished by Normal (by `policy` if given: see\n"
+     "weighted_rollouts); per candidate the sums of the seat's points and of its match\n"
+     "results (see match_result)."},
     {"weighted_rollouts", py_weighted_rollouts, METH_VARARGS,
      "weighted_rollouts(pos, seat, need, unseen, candidates, totals, rng_state, worlds,\n"
-     "drawn, history, noise, moon_plan, ess) -> ((points, results), moon, rng_state): as\n"
+     "drawn, history, noise, moon_plan, ess[, policy])\n"
+     "-> ((points, results), moon, rng_state): as\n"
      "play_rollouts, the `worlds` deals drawn again from `drawn` sampled ones, each weighed\n"
      "by how likely the other seats' plays in `history` ((seat, card) in order) are under\n"
      "Normal's policy played with probability 1 - noise, any legal card otherwise; the\n"
      "weights raised to the largest power that keeps ess * worlds effective deals. With\n"
-     "`moon_plan`, `moon` holds the same sums when `seat` plays for the moon (else None)."},
+     "`moon_plan`, `moon` holds the same sums when `seat` plays for the moon (else None).\n"
+     "With `policy` (playout_policy.WEIGHTS), the play-outs play by it instead of Normal."},
+    {"policy_play", py_policy_play, METH_VARARGS,
+     "policy_play(pos, seat, legal, policy) -> card: the play-out policy's play for `seat`\n"
+     "in a model.Pos (playout_policy.choose_play written in C)."},
     {"plays_likelihood", py_plays_likelihood, METH_VARARGS,
      "plays_likelihood(rules, seat, hands, history, noise) -> float: the log of how likely\n"
      "the plays of the seats other than `seat` in `history` are, as weighted_rollouts\n"

@@ -21,6 +21,7 @@ def play_rollouts(
     totals: Sequence[int],
     rng_state: int,
     worlds: int,
+    policy: bytes | None = ...,
     /,
 ) -> tuple[tuple[list[int], list[int]], int]: ...
 def weighted_rollouts(
@@ -37,8 +38,10 @@ def weighted_rollouts(
     noise: float,
     moon_plan: bool,
     ess: float,
+    policy: bytes | None = ...,
     /,
 ) -> tuple[tuple[list[int], list[int]], tuple[list[int], list[int]] | None, int]: ...
+def policy_play(pos: Pos, seat: int, legal: int, policy: bytes, /) -> int: ...
 def plays_likelihood(
     rules: HeartsRules,
     seat: int,

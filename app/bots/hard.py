@@ -164,21 +164,28 @@ def history(view) -> list[tuple[int, int]]:
 
 
 def _evaluate_play(
-    view, pos: Pos, seed: int, search: PlaySearch, reading: Reading | None = None
+    view,
+    pos: Pos,
+    seed: int,
+    search: PlaySearch,
+    reading: Reading | None = None,
+    policy: bytes | None = None,
 ) -> _Evaluation:
+    """Every candidate of a play decision valued by play-outs, played by Normal at every seat
+    (by ``policy``, playout_policy.py's weights, if given)."""
     me = view.seat
     cands, default = play_choices(pos, me, view.legal)
     deals = search.deals(len(cands), sum(view.cards_left))
     known, need, unseen = knowledge(pos, view)
     if reading is None:
         (points, results), _ = _search.play_rollouts(
-            known, me, need, unseen, cands, view.totals, seed & _SEED_MASK, deals
+            known, me, need, unseen, cands, view.totals, seed & _SEED_MASK, deals, policy
         )
     else:
         (points, results), moon, _ = _search.weighted_rollouts(
             known, me, need, unseen, cands, view.totals, seed & _SEED_MASK, deals,
             deals * reading.drawn, history(view), reading.noise, _may_shoot(pos, me, reading),
-            reading.ess,
+            reading.ess, policy,
         )  # fmt: skip
         if moon is not None:
             points, results = _better_plan((points, results), moon, deals)

@@ -1,0 +1,102 @@
+"""Expert's play-out policy (app/bots/playout_policy.py): the C core plays the Python model's
+card, and Expert's play-outs play by it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from test_bots_search_core import CODES, decisions, legal, python_tally, sampled_worlds
+
+from app.bots import _search, expert, hard, normal, playout_policy
+from app.bots.model import from_view, step
+from app.rules.hearts_rules import PRESETS, SEED_RULES
+
+POLICY = playout_policy.WEIGHTS
+# Below this gap between the two best scores, Python's doubles and C's floats may rank apart.
+TIE = 1e-4
+
+
+@pytest.mark.parametrize("code", CODES[:3])
+def test_c_policy_plays_the_python_card(code):
+    compared = departs = 0
+    for view in decisions(code):
+        for world in sampled_worlds(view, 2):
+            while world.tricks_done < 13:
+                seat = world.turn
+                options = legal(world, seat)
+                card = _search.policy_play(world, seat, options, POLICY)
+                _, rows = playout_policy.features(world, seat, options)
+                scores = sorted(playout_policy.scores(rows), reverse=True)
+                if len(scores) == 1 or scores[0] - scores[1] > TIE:
+                    assert card == playout_policy.choose_play(world, seat, options)
+                    compared += 1
+                departs += card != normal.choose_play(world, seat, options)
+                step(world, card)
+    assert compared > 300
+    assert departs  # not Normal under another name
+
+
+def test_the_policy_groups_the_jack_apart_where_it_scores():
+    # Under Omnibus the J♦ is a scoring card: it is never grouped with its neighbours, so the
+    # policy may choose it (or not) on its own, as Hard's candidates do.
+    view = next(decisions(CODES[0]))
+    world = next(sampled_worlds(view, 1))
+    for rules in (SEED_RULES, PRESETS["omnibus"]):
+        world.rules = rules
+        cands, _ = playout_policy.features(world, world.turn, legal(world, world.turn))
+        assert cands == hard.play_choices(world, world.turn, legal(world, world.turn))[0]
+
+
+def test_expert_play_outs_play_by_the_policy():
+    # With only the seat's own plays to read, every drawn deal weighs the same and the deals
+    # played out are Hard's: the sums must be those of the same deals played out by the policy.
+    view = next(v for v in decisions(CODES[3]) if v.tricks)
+    pos = from_view(view)
+    known, need, unseen = hard.knowledge(pos, view)
+    cands = hard.candidates(pos, view.seat, view.legal)
+    own = [(s, c) for s, c in hard.history(view) if s == view.seat]
+    worlds = 12
+    (points, _), _, _ = _search.weighted_rollouts(
+        known, view.seat, need, unseen, cands, view.totals, 7, worlds, worlds, own,
+        expert.READING.noise, False, 0.5, POLICY,
+    )  # fmt: skip
+    (normal_points, _), _, _ = _search.weighted_rollouts(
+        known, view.seat, need, unseen, cands, view.totals, 7, worlds, worlds, own,
+        expert.READING.noise, False, 0.5,
+    )  # fmt: skip
+    expected = [0] * len(cands)
+    state = 7
+    for _ in range(worlds):
+        hands, state = _search.sample_hands(known, view.seat, need, unseen, state)
+        for i, card in enumerate(cands):
+            world = pos.copy()
+            world.hands = list(hands)
+            step(world, card)
+            while world.tricks_done < 13:
+                seat = world.turn
+                step(world, _search.policy_play(world, seat, legal(world, seat), POLICY))
+            expected[i] += python_tally(world, view.seat, view.totals)[0]
+    assert points == expected
+    assert points != normal_points
+
+
+def test_expert_plays_out_by_normal_where_other_cards_score():
+    seed = expert._seed_scoring
+    assert seed(SEED_RULES) and seed(PRESETS["tournament"]) and seed(PRESETS["no_pass"])
+    assert not seed(PRESETS["omnibus"]) and not seed(PRESETS["new_moon"])
+    assert not seed(replace(SEED_RULES, no_tricks_bonus=-5))
+
+
+def test_malformed_weights_are_refused():
+    view = next(decisions(CODES[0]))
+    world = next(sampled_worlds(view, 1))
+    options = legal(world, world.turn)
+    for weights in (b"", POLICY[:-4], POLICY + bytes(4), bytes(4 * 46 * 129)):
+        with pytest.raises(ValueError):
+            _search.policy_play(world, world.turn, options, weights)
+        with pytest.raises(ValueError):
+            playout_policy.hidden_units(weights)
+    with pytest.raises(ValueError):
+        _search.policy_play(world, world.turn, 1 << 60, POLICY)
+    assert 1 <= playout_policy.hidden_units(POLICY) <= playout_policy.HIDDEN_LIMIT
