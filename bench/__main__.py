@@ -12,6 +12,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+# The tournament appends to its results file, so a quick run gets a fresh one.
+BOTS_RESULTS = Path(tempfile.gettempdir()) / "cardroom-bench-bots.jsonl"
+DECISIONS = Path(tempfile.gettempdir()) / "cardroom-bench-decisions.jsonl"
 # (module, arguments): smaller than the README's runs, the same measurements.
 QUICK_RUNS = (
     ("bench.hh_solver", ["--count", "2000", "--repeats", "1", "--w-count", "200"]),
@@ -23,10 +26,10 @@ QUICK_RUNS = (
     ("bench.starve", ["--seconds", "10", "--baseline", "3"]),
     ("bench.assists", ["--h2h-deals", "20", "--hands", "20"]),
     ("bench.first_visits", ["--visits", "100"]),
-    ("bench.playout_regret", ["--deals", "20", "--workers", "2"]),
+    # Its decisions feed the policy's fit after it (which writes no weights here).
+    ("bench.playout_regret", ["--deals", "20", "--workers", "2", "--dump", str(DECISIONS)]),
+    ("bench.train_policy", [str(DECISIONS), "--epochs", "5"]),
 )
-# The tournament appends to its results file, so a quick run gets a fresh one.
-BOTS_RESULTS = Path(tempfile.gettempdir()) / "cardroom-bench-bots.jsonl"
 
 
 def main() -> int:

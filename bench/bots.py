@@ -16,8 +16,8 @@ itself: ``hardnp`` plays as Hard and passes as Normal (what passing by search ga
 C core playing exactly what the Python rollouts played). ``expertnr`` is Expert without
 reading the others' plays (its deals uniform, as Hard's; its pass is Expert's), so that
 ``expert-expertnr`` measures what the reading alone gains; ``expertnp`` is the Expert of before
-the learned play-outs: Normal plays them out, 150,000 simulated plays a decision
-(``NORMAL_PLAY_OUTS_SEARCH``), its pass Expert's. Two players cheat, to bound what
+the learned play-outs: Normal plays them out, with more simulated plays a decision
+(``expert.NORMAL_PLAY_OUTS_SEARCH``), its pass Expert's. Two players cheat, to bound what
 any reading could gain: ``seesq`` is Hard told which hand holds the Q♠, ``seesall`` sees every
 hand and plays each candidate out once on the true deal (both pass as Hard).
 
@@ -63,8 +63,6 @@ OURS = ("easy", "normal", "hard", "expert")
 PLAYERS = (*OURS, "hardnp", "hardref", "expertnr", "expertnp", "ismcts", "seesq", "seesall")
 # hard.PlaySearch of ``hardref``; a plain dict so that ``--think`` also runs on older trees.
 REFERENCE_SEARCH = {"plays": 12_000, "min_deals": 6, "max_deals": 120}
-# hard.PlaySearch of ``expertnp``.
-NORMAL_PLAY_OUTS_SEARCH = {"plays": 150_000, "min_deals": 60, "max_deals": 1_500}
 # The level whose pass each player makes (players not listed pass as their level).
 PASSES_AS = {
     "hardnp": "normal",
@@ -205,8 +203,7 @@ def play_hand(players: tuple[str, ...], number: int, hand_number: int, rules: st
         elif player == "expertnr":
             card = expert.choose_play(view, decision_seed(view), reading=None)
         elif player == "expertnp":
-            search = hard.PlaySearch(**NORMAL_PLAY_OUTS_SEARCH)
-            card = expert.choose_play(view, decision_seed(view), search, learned_play_outs=False)
+            card = expert.choose_play(view, decision_seed(view), learned_play_outs=False)
         elif player == "hardnp":
             card = choose_play("hard", view, decision_seed(view))
         else:

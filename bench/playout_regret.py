@@ -74,20 +74,26 @@ def deal_decisions(index: int) -> list[dict]:
             seed = decision_seed(view)
             picking = hard._evaluate_play(view, pos, seed, SEARCH)
             valuing = hard._evaluate_play(view, pos, seed ^ SECOND_DEALS, SEARCH)
-            decisions.append({
-                "deal": index, "seat": me, "hand": pos.hands[me], "played": pos.played,
-                "trick": pos.trick, "leader": pos.leader, "points": pos.points,
-                "voids": pos.voids, "hearts_broken": pos.hearts_broken,
-                "tricks_done": pos.tricks_done, "won": pos.won, "legal": view.legal,
-                "choices": picking.choices, "normal": picking.default,
-                "values": [v / picking.deals for v in picking.values],
-                "check_values": [v / valuing.deals for v in valuing.values],
-            })  # fmt: skip
+            decisions.append(record(index, pos, me, view.legal, picking, valuing))
             card = hard.choose_play(view, seed)
         else:
             card = normal.choose_play(pos, me, view.legal)
         match.play(card)
     return decisions
+
+
+def record(
+    deal: int, pos: Pos, me: int, legal: int, picking: hard._Evaluation, valuing: hard._Evaluation
+) -> dict:
+    """A decision as a line of the dump."""
+    return {
+        "deal": deal, "seat": me, "hand": pos.hands[me], "played": pos.played,
+        "trick": pos.trick, "leader": pos.leader, "points": pos.points, "voids": pos.voids,
+        "hearts_broken": pos.hearts_broken, "tricks_done": pos.tricks_done, "won": pos.won,
+        "legal": legal, "choices": picking.choices, "normal": picking.default,
+        "values": [v / picking.deals for v in picking.values],
+        "check_values": [v / valuing.deals for v in valuing.values],
+    }  # fmt: skip
 
 
 def position(decision: dict) -> Pos:

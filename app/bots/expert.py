@@ -3,8 +3,9 @@
 Hard judges a card by hands played out by Normal at every seat. Expert's play-outs play by a
 policy learned from Hard's own decisions (:mod:`app.bots.playout_policy`): Normal, corrected
 where Hard's search disagrees with it, so the seats of a play-out play more as Hard seats do.
-It is costlier than Normal, so a play decision plays fewer cards than Hard's; the pass, whose
-search plays out every set of three, keeps Normal's play-outs.
+It is costlier than Normal, so a play decision plays fewer simulated cards than Hard's. The
+pass, whose search plays out every set of three, keeps Normal's play-outs, and so do the rules
+where the J♦ or taking no trick scores (the policy was fitted under the seed's scoring).
 
 Hard deals the unseen cards uniformly among the deals that fit what the seat knows. Expert
 samples more deals and weighs each by how well it explains the cards the others have
@@ -24,28 +25,29 @@ from app.bots.hard import PassSearch, PlaySearch, Reading
 from app.bots.model import from_view
 from app.rules.hearts_rules import HeartsRules
 
+# The learned play-outs cost several times Normal's: fewer simulated plays a decision.
 PLAY_SEARCH = PlaySearch(plays=50_000, min_deals=20, max_deals=500)
+# Where the play-outs are Normal's (the rules score more than the seed's cards).
+NORMAL_PLAY_OUTS_SEARCH = PlaySearch(plays=150_000, min_deals=60, max_deals=1_500)
 READING = Reading(drawn=3, noise=0.3, moon_losers=3, ess=0.5)
 PASS_SEARCH = PassSearch(screen_deals=16, final_deals=192, finalists=16, moon_losers=3)
 
 
 def choose_play(
-    view,
-    seed: int,
-    search: PlaySearch = PLAY_SEARCH,
-    reading: Reading | None = READING,
-    learned_play_outs: bool = True,
+    view, seed: int, reading: Reading | None = READING, learned_play_outs: bool = True
 ) -> int:
     """The card Expert plays (``reading`` None: the same search without reading the plays;
-    ``learned_play_outs`` False: played out by Normal)."""
+    ``learned_play_outs`` False: played out by Normal, as Expert did before the policy)."""
     legal_mask = view.legal
     if legal_mask & (legal_mask - 1) == 0:
         return legal_mask.bit_length() - 1
     pos = from_view(view)
     if len(hard.candidates(pos, view.seat, legal_mask)) == 1:
         return normal.choose_play(pos, view.seat, legal_mask)
-    learned = learned_play_outs and _seed_scoring(view.rules)
-    policy = playout_policy.WEIGHTS if learned else None
+    if learned_play_outs and _seed_scoring(view.rules):
+        search, policy = PLAY_SEARCH, playout_policy.WEIGHTS
+    else:
+        search, policy = NORMAL_PLAY_OUTS_SEARCH, None
     return hard._evaluate_play(view, pos, seed, search, reading, policy).best()
 
 

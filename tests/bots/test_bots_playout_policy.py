@@ -3,14 +3,18 @@ card, and Expert's play-outs play by it."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
+import numpy as np
 import pytest
 from test_bots_search_core import CODES, decisions, legal, python_tally, sampled_worlds
 
 from app.bots import _search, expert, hard, normal, playout_policy
 from app.bots.model import from_view, step
 from app.rules.hearts_rules import PRESETS, SEED_RULES
+from bench import train_policy
+from bench.playout_regret import position, record
 
 POLICY = playout_policy.WEIGHTS
 # Below this gap between the two best scores, Python's doubles and C's floats may rank apart.
@@ -100,3 +104,34 @@ def test_malformed_weights_are_refused():
     with pytest.raises(ValueError):
         _search.policy_play(world, world.turn, 1 << 60, POLICY)
     assert 1 <= playout_policy.hidden_units(POLICY) <= playout_policy.HIDDEN_LIMIT
+
+
+def test_the_fit_learns_which_candidate_is_best(tmp_path):
+    # Decisions of real hands whose values say the highest candidate is always a point better
+    # than the others: bench/train_policy.py must learn to play it, from its features alone.
+    dump = tmp_path / "decisions.jsonl"
+    lines = []
+    for index, code in enumerate(CODES):
+        for view in decisions(code):
+            pos = from_view(view)
+            cands, normal_card = hard.play_choices(pos, view.seat, view.legal)
+            top = max(cands)
+            values = [0.0 if c == top else -1.0 for c in cands]
+            ev = hard._Evaluation(cands, normal_card, values, [0] * len(cands), 1)
+            lines.append(json.dumps(record(index, pos, view.seat, view.legal, ev, ev)))
+    dump.write_text("\n".join(lines) + "\n")
+    data = train_policy.load(str(dump))
+    rows = np.arange(len(data["deal"]))
+    net = train_policy.fit(data, rows, hidden=8, epochs=40, seed=0)
+    gain, best = train_policy.recovered(net, data, rows)
+    normal_best = np.mean([d["normal"] == max(d["choices"]) for d in map(json.loads, lines)])
+    assert normal_best < 0.6  # Normal alone would often miss it
+    assert best == pytest.approx(1 - normal_best)
+    assert gain > 0.75 * best  # most of what choosing the best gains over Normal
+    weights = net.weights()
+    assert playout_policy.hidden_units(weights) == 8
+    # The weights written play the same cards in the C core.
+    for d in map(json.loads, lines[:50]):
+        pos = position(d)
+        played = _search.policy_play(pos, d["seat"], d["legal"], weights)
+        assert played == playout_policy.choose_play(pos, d["seat"], d["legal"], weights)
