@@ -167,5 +167,6 @@ def main(argv: list[str] | None = None) -> None:
             dump.flush()
     print(report([gain(d) for d in decisions], args.deals))
 
+
 if __name__ == "__main__":
     main()
