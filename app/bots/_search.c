@@ -353,19 +353,42 @@ typedef struct {
     const float *w1, *b1, *w2;
 } Policy;
 
-/* hard._same_group: equivalent plays (same suit, no unseen card between, no scoring card apart). */
-static int same_group(int a, int b, const Pos *p, Mask hand) {
+/* Cards a seat holding `hand` could play instead of `a` or `b` to the same effect: the same
+ * suit, no card in between that another seat may still hold, and neither the queen nor a
+ * J♦ that scores (hard._same_group). */
+static int same_effect(int a, int b, Mask hand, Mask played, const Rules *r) {
+    if (a == b) return 1;
     int lo = a < b ? a : b, hi = a < b ? b : a;
-    if (SUIT_OF(lo) != SUIT_OF(hi) || ((lo == QS || hi == QS) && lo != hi)) return 0;
-    if (p->rules.jack && (lo == JD || hi == JD) && lo != hi) return 0;
+    if (SUIT_OF(lo) != SUIT_OF(hi) || lo == QS || hi == QS) return 0;
+    if (r->jack && (lo == JD || hi == JD)) return 0;
     Mask between = (BIT(hi) - 1) & ~((BIT(lo) << 1) - 1);
-    return !(between & ~(p->played | hand));
+    return !(between & ~(played | hand));
+}
+
+/* What every feature of one decision reads (playout_policy.Seen). */
+typedef struct {
+    int me;
+    Mask hand, out;  /* the seat's cards; the cards it has not seen */
+    int act;         /* 0 it leads, 1 it follows suit, 2 it discards */
+    int win;         /* the card winning the open trick, -1 if it is empty */
+    int others_void; /* bit s: another seat has shown a void in suit s */
+} Seen;
+
+static Seen seen_by(const Pos *p, int me) {
+    Seen v = {me, p->hands[me], FULL_DECK & ~(p->played | p->hands[me]), 0, -1, 0};
+    if (p->ntrick) {
+        v.win = p->trick[winning_index(p)];
+        v.act = (v.hand & SUIT_MASK(SUIT_OF(p->trick[0]))) ? 1 : 2;
+    }
+    for (int s = 0; s < 4; s++)
+        if (s != me) v.others_void |= p->voids[s];
+    return v;
 }
 
 /* playout_policy.state_features. */
-static void state_features(const Pos *p, int me, Mask hand, Mask out, float f[POLICY_STATE]) {
+static void state_features(const Pos *p, const Seen *v, float f[POLICY_STATE]) {
     int total = p->points[0] + p->points[1] + p->points[2] + p->points[3];
-    int mine = p->points[me], most = 0;
+    int mine = p->points[v->me], most = 0;
     for (int s = 0; s < 4; s++)
         if (p->points[s] > most) most = p->points[s];
     int holder = total == 0 ? 0 : mine == total ? 1 : most == total ? 2 : 3;
@@ -375,36 +398,29 @@ static void state_features(const Pos *p, int me, Mask hand, Mask out, float f[PO
     f[5] = mine / 26.0f;
     f[6] = total / 26.0f;
     f[7 + p->ntrick] = 1;
-    int act = !p->ntrick ? 0 : (hand & SUIT_MASK(SUIT_OF(p->trick[0]))) ? 1 : 2;
-    f[11 + act] = 1;
+    f[11 + v->act] = 1;
     f[14] = p->tricks_done / 12.0f;
     f[15] = !(p->played & QS_BIT);
-    f[16] = (hand & QS_BIT) != 0;
-    f[17] = (hand & (KS_BIT | AS_BIT)) != 0;
+    f[16] = (v->hand & QS_BIT) != 0;
+    f[17] = (v->hand & (KS_BIT | AS_BIT)) != 0;
     f[18] = p->hearts_broken != 0;
     if (p->ntrick) {
         Mask trick_mask = 0;
         for (int i = 0; i < p->ntrick; i++) trick_mask |= BIT(p->trick[i]);
         int trick_points = points_of(trick_mask);
-        int wi = winning_index(p), win_seat = (p->leader + wi) & 3;
+        int win_seat = (p->leader + winning_index(p)) & 3;
         f[19] = (trick_points < 13 ? trick_points : 13) / 13.0f;
         f[20] = holder == 2 && p->points[win_seat] == total;
-        f[21] = RANK_OF(p->trick[wi]) / 12.0f;
+        f[21] = RANK_OF(v->win) / 12.0f;
         f[22] = p->points[win_seat] / 26.0f;
     }
-    f[23] = popcount(out & POINT_MASK) / 26.0f;
+    f[23] = popcount(v->out & POINT_MASK) / 26.0f;
 }
 
 /* playout_policy.card_features. */
-static void card_features(const Pos *p, int me, Mask hand, Mask out, int card, int normal,
-                          float f[POLICY_CARD]) {
-    int suit = SUIT_OF(card), act = 0, win = -1, others_void = 0;
-    if (p->ntrick) {
-        win = p->trick[winning_index(p)];
-        act = (hand & SUIT_MASK(SUIT_OF(p->trick[0]))) ? 1 : 2;
-    }
-    for (int s = 0; s < 4; s++)
-        if (s != me) others_void |= p->voids[s];
+static void card_features(const Seen *v, int card, int normal, float f[POLICY_CARD]) {
+    int suit = SUIT_OF(card), act = v->act, win = v->win;
+    Mask hand = v->hand, out = v->out;
     int sure = !(out & above(card)) && (act == 0 || (act == 1 && card > win));
     memset(f, 0, sizeof(float) * POLICY_CARD);
     f[suit] = 1;
@@ -418,7 +434,7 @@ static void card_features(const Pos *p, int me, Mask hand, Mask out, int card, i
     f[11] = popcount(out & below(card)) / 13.0f;
     f[12] = popcount(hand & SUIT_MASK(suit)) / 13.0f;
     f[13] = popcount(out & SUIT_MASK(suit)) / 13.0f;
-    f[14] = (others_void >> suit) & 1;
+    f[14] = (v->others_void >> suit) & 1;
     f[15] = !(hand & above(card));
     f[16] = !(hand & below(card));
     f[17] = sure;
@@ -435,14 +451,14 @@ static int policy_play(const Pos *p, int me, Mask legal_cards, const Policy *pol
     int cands[13], n = 0;
     for (Mask m = legal_cards; m; m &= m - 1) {
         int c = lowest(m);
-        if (!n || !same_group(cands[n - 1], c, p, hand)) cands[n++] = c;
+        if (!n || !same_effect(cands[n - 1], c, hand, p->played, &p->rules)) cands[n++] = c;
     }
     if (n == 1) return normal;
-    Mask out = FULL_DECK & ~(p->played | hand);
+    Seen seen = seen_by(p, me);
     int hidden = policy->hidden;
     float state[POLICY_STATE], card[POLICY_CARD];
     float base[POLICY_HIDDEN_LIMIT], unit[POLICY_HIDDEN_LIMIT];
-    state_features(p, me, hand, out, state);
+    state_features(p, &seen, state);
     /* The state's share of the hidden units, the same for every candidate. */
     memcpy(base, policy->b1, sizeof(float) * hidden);
     for (int i = 0; i < POLICY_STATE; i++) {
@@ -453,8 +469,8 @@ static int policy_play(const Pos *p, int me, Mask legal_cards, const Policy *pol
     int best = normal;
     float best_score = -INFINITY;
     for (int k = 0; k < n; k++) {
-        int c = same_group(cands[k], normal, p, hand) ? normal : cands[k];
-        card_features(p, me, hand, out, c, normal, card);
+        int c = same_effect(cands[k], normal, hand, p->played, &p->rules) ? normal : cands[k];
+        card_features(&seen, c, normal, card);
         memcpy(unit, base, sizeof(float) * hidden);
         for (int i = 0; i < POLICY_CARD; i++) {
             if (card[i] == 0.0f) continue;
@@ -703,18 +719,6 @@ static int sample_world(const Knowledge *k, uint64_t *rng, Pos *world) {
 }
 
 /* --- reading the others' plays (the Expert bot) ------------------------------------------- */
-
-/* Cards a seat holding `hand` could play instead of `a` or `b` to the same effect: the same
- * suit, no card in between that another seat may still hold, and neither the queen nor a
- * J♦ that scores. */
-static int same_effect(int a, int b, Mask hand, Mask played, const Rules *r) {
-    if (a == b) return 1;
-    int lo = a < b ? a : b, hi = a < b ? b : a;
-    if (SUIT_OF(lo) != SUIT_OF(hi) || lo == QS || hi == QS) return 0;
-    if (r->jack && (lo == JD || hi == JD)) return 0;
-    Mask between = (BIT(hi) - 1) & ~((BIT(lo) << 1) - 1);
-    return !(between & ~(played | hand));
-}
 
 /* The seats' plays so far this hand, in order, and who holds what was played. */
 typedef struct {

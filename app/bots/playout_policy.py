@@ -22,10 +22,11 @@ tests/bots/test_bots_playout_policy.py requires the two to agree.
 from __future__ import annotations
 
 from array import array
+from dataclasses import dataclass
 from pathlib import Path
 
 from app.bots import hard
-from app.bots.model import Pos, above, below
+from app.bots.model import ACE_OF_SPADES_BIT, KING_OF_SPADES_BIT, Pos, above, below
 from app.bots.normal import MOON_WATCH
 from app.rules.cards import FULL_DECK, HEARTS, QUEEN_OF_SPADES, SUIT_MASKS, rank_of, suit_of
 from app.rules.hearts_core import POINT_CARDS, points_of
@@ -39,8 +40,7 @@ HIDDEN_LIMIT = 128
 WEIGHTS_PATH = Path(__file__).with_name("playout_policy.f32")
 WEIGHTS: bytes = WEIGHTS_PATH.read_bytes()
 
-_KING_OF_SPADES, _ACE_OF_SPADES = QUEEN_OF_SPADES + 1, QUEEN_OF_SPADES + 2
-_HIGH_SPADES = (1 << _KING_OF_SPADES) | (1 << _ACE_OF_SPADES)
+_ACE_KING_OF_SPADES = ACE_OF_SPADES_BIT | KING_OF_SPADES_BIT
 
 
 def hidden_units(weights: bytes) -> int:
@@ -52,20 +52,37 @@ def hidden_units(weights: bytes) -> int:
     return hidden
 
 
-def _action(pos: Pos, hand: int) -> int:
-    """0 the seat leads, 1 it follows suit, 2 it cannot (it discards)."""
-    if not pos.trick:
-        return 0
-    return 1 if hand & SUIT_MASKS[suit_of(pos.trick[0])] else 2
+@dataclass(frozen=True)
+class Seen:
+    """What every feature of one decision reads."""
+
+    me: int
+    hand: int
+    out: int  # the cards the seat has not seen
+    action: int  # 0 it leads, 1 it follows suit, 2 it discards
+    win: int  # the card winning the open trick, -1 if it is empty
+    others_void: int  # bit s: another seat has shown a void in suit s
 
 
-def state_features(pos: Pos, me: int) -> list[float]:
+def seen_by(pos: Pos, me: int) -> Seen:
+    hand = pos.hands[me]
+    action, win = 0, -1
+    if pos.trick:
+        action = 1 if hand & SUIT_MASKS[suit_of(pos.trick[0])] else 2
+        win = pos.winning()[1]
+    others_void = 0
+    for seat, voids in enumerate(pos.voids):
+        if seat != me:
+            others_void |= voids
+    return Seen(me, hand, FULL_DECK & ~(pos.played | hand), action, win, others_void)
+
+
+def state_features(pos: Pos, seen: Seen) -> list[float]:
     """What the seat sees of the position: who holds the points taken so far (no one, itself,
     one other seat, several) and how many, its place in the trick and what it does there, the
     tricks played, the queen and the high spades, broken hearts, the open trick's points and
     winner, the points still out."""
-    hand = pos.hands[me]
-    out = FULL_DECK & ~(pos.played | hand)
+    hand, me = seen.hand, seen.me
     points = pos.points
     total, mine = sum(points), points[me]
     if total == 0:
@@ -82,51 +99,44 @@ def state_features(pos: Pos, me: int) -> list[float]:
     f[5] = mine / 26
     f[6] = total / 26
     f[7 + len(pos.trick)] = 1.0
-    f[11 + _action(pos, hand)] = 1.0
+    f[11 + seen.action] = 1.0
     f[14] = pos.tricks_done / 12
     f[15] = float(not pos.played >> QUEEN_OF_SPADES & 1)
     f[16] = float(hand >> QUEEN_OF_SPADES & 1)
-    f[17] = float(bool(hand & _HIGH_SPADES))
+    f[17] = float(bool(hand & _ACE_KING_OF_SPADES))
     f[18] = float(pos.hearts_broken)
     if pos.trick:
         trick_points = sum(points_of(1 << c) for c in pos.trick)
-        win_seat, win = pos.winning()
+        win_seat = pos.winning()[0]
         f[19] = min(trick_points, 13) / 13
         f[20] = float(holder == 2 and points[win_seat] == total)
-        f[21] = rank_of(win) / 12
+        f[21] = rank_of(seen.win) / 12
         f[22] = points[win_seat] / 26
-    f[23] = (out & POINT_CARDS).bit_count() / 26
+    f[23] = (seen.out & POINT_CARDS).bit_count() / 26
     return f
 
 
-def card_features(pos: Pos, me: int, card: int, normal_card: int) -> list[float]:
+def card_features(seen: Seen, card: int, normal_card: int) -> list[float]:
     """What playing ``card`` does: its suit, rank and points, whether it is Normal's card,
     whether it wins the trick now or surely, the unseen cards above and below it, the seat's
     and the unseen cards of its suit, whether another seat has shown a void in it, whether it
     is the seat's highest or lowest there."""
-    hand = pos.hands[me]
-    out = FULL_DECK & ~(pos.played | hand)
-    action = _action(pos, hand)
-    win = pos.winning()[1] if pos.trick else -1
+    hand, out, action, win = seen.hand, seen.out, seen.action, seen.win
     suit = suit_of(card)
-    others_void = 0
-    for seat, voids in enumerate(pos.voids):
-        if seat != me:
-            others_void |= voids
     over = action == 1 and card > win
     f = [0.0] * CARD_FEATURES
     f[suit] = 1.0
     f[4] = rank_of(card) / 12
     f[5] = float(card == QUEEN_OF_SPADES)
     f[6] = float(suit == HEARTS)
-    f[7] = float(card in (_KING_OF_SPADES, _ACE_OF_SPADES))
+    f[7] = float(bool(1 << card & _ACE_KING_OF_SPADES))
     f[8] = float(card == normal_card)
     f[9] = float(over)
     f[10] = (out & above(card)).bit_count() / 13
     f[11] = (out & below(card)).bit_count() / 13
     f[12] = (hand & SUIT_MASKS[suit]).bit_count() / 13
     f[13] = (out & SUIT_MASKS[suit]).bit_count() / 13
-    f[14] = float(others_void >> suit & 1)
+    f[14] = float(seen.others_void >> suit & 1)
     f[15] = float(not hand & above(card))
     f[16] = float(not hand & below(card))
     f[17] = float(not out & above(card) and (action == 0 or over))
@@ -138,8 +148,9 @@ def card_features(pos: Pos, me: int, card: int, normal_card: int) -> list[float]
 def features(pos: Pos, me: int, legal: int) -> tuple[list[int], list[list[float]]]:
     """The candidates of a decision (as :func:`hard.play_choices`) and each one's features."""
     cands, normal_card = hard.play_choices(pos, me, legal)
-    state = state_features(pos, me)
-    return cands, [state + card_features(pos, me, c, normal_card) for c in cands]
+    seen = seen_by(pos, me)
+    state = state_features(pos, seen)
+    return cands, [state + card_features(seen, c, normal_card) for c in cands]
 
 
 def scores(rows: list[list[float]], weights: bytes = WEIGHTS) -> list[float]:
