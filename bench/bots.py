@@ -17,7 +17,9 @@ C core playing exactly what the Python rollouts played). ``expertnr`` is Expert 
 reading the others' plays (its deals uniform, as Hard's; its pass is Expert's), so that
 ``expert-expertnr`` measures what the reading alone gains; ``expertnp`` is the Expert of before
 the learned play-outs: Normal plays them out, with more simulated plays a decision
-(``expert.NORMAL_PLAY_OUTS_SEARCH``), its pass Expert's. Two players cheat, to bound what
+(``expert.NORMAL_PLAY_OUTS_SEARCH``), its pass Expert's; ``expertnl`` reads the others' plays
+as Normal's instead of the learned policy's (``expert-expertnl``: what the learned model gives
+the reading). Two players cheat, to bound what
 any reading could gain: ``seesq`` is Hard told which hand holds the Q♠, ``seesall`` sees every
 hand and plays each candidate out once on the true deal (both pass as Hard).
 
@@ -40,6 +42,7 @@ import json
 import math
 import sys
 import time
+from dataclasses import replace
 from multiprocessing import Pool
 
 from app.bots import (
@@ -60,7 +63,9 @@ from app.rules.hearts_rules import PRESETS
 ISMCTS_SIMULATIONS = 1000
 ISMCTS_UCT_C = 2.0
 OURS = ("easy", "normal", "hard", "expert")
-PLAYERS = (*OURS, "hardnp", "hardref", "expertnr", "expertnp", "ismcts", "seesq", "seesall")
+PLAYERS = (
+    *OURS, "hardnp", "hardref", "expertnr", "expertnp", "expertnl", "ismcts", "seesq", "seesall"
+)
 # hard.PlaySearch of ``hardref``; a plain dict so that ``--think`` also runs on older trees.
 REFERENCE_SEARCH = {"plays": 12_000, "min_deals": 6, "max_deals": 120}
 # The level whose pass each player makes (players not listed pass as their level).
@@ -70,6 +75,7 @@ PASSES_AS = {
     "ismcts": "normal",
     "expertnr": "expert",
     "expertnp": "expert",
+    "expertnl": "expert",
     "seesq": "hard",
     "seesall": "hard",
 }
@@ -204,6 +210,9 @@ def play_hand(players: tuple[str, ...], number: int, hand_number: int, rules: st
             card = expert.choose_play(view, decision_seed(view), reading=None)
         elif player == "expertnp":
             card = expert.choose_play(view, decision_seed(view), learned_play_outs=False)
+        elif player == "expertnl":
+            reading = replace(expert.READING, learned=False)
+            card = expert.choose_play(view, decision_seed(view), reading=reading)
         elif player == "hardnp":
             card = choose_play("hard", view, decision_seed(view))
         else:

@@ -729,10 +729,10 @@ typedef struct {
 } History;
 
 /* The log of how likely the other seats' plays so far are in a world whose hands are `now`
- * (the unplayed cards), if each of them plays as Normal would, except that with probability
- * `noise` it plays any legal card. The hand is replayed from its first trick. */
+ * (the unplayed cards), if each of them plays as `model` would (Normal if NULL), except that
+ * with probability `noise` it plays any legal card. The hand is replayed from its first trick. */
 static double plays_log_likelihood(const Rules *rules, int me, const History *h,
-                                   const Mask now[4], double noise) {
+                                   const Mask now[4], double noise, const Policy *model) {
     if (!h->n) return 0.0;
     Pos p;
     memset(&p, 0, sizeof p);
@@ -747,9 +747,10 @@ static double plays_log_likelihood(const Rules *rules, int me, const History *h,
             Mask options = legal(&p, seat);
             int n_options = popcount(options);
             if (n_options > 1) {
-                int normal = normal_play(&p, seat, options);
+                int expected = model ? policy_play(&p, seat, options, model)
+                                     : normal_play(&p, seat, options);
                 double spread = noise / n_options;
-                int alike = same_effect(card, normal, p.hands[seat], p.played, &p.rules);
+                int alike = same_effect(card, expected, p.hands[seat], p.played, &p.rules);
                 log_l += log(alike ? 1.0 - noise + spread : spread);
             }
         }
@@ -1153,7 +1154,8 @@ static double tempering(const double *log_w, int n, double top, double target) {
  * counted as often. With `moon_plan`, each candidate is also played out with the deciding
  * seat playing for the moon, summed apart. */
 static PyObject *py_weighted_rollouts(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *pos_obj, *need, *cands_obj, *totals_obj, *history_obj, *policy_obj = Py_None;
+    PyObject *pos_obj, *need, *cands_obj, *totals_obj, *history_obj, *policy_obj = Py_None,
+             *model_obj = Py_None;
     int me, worlds, drawn, moon_plan;
     unsigned long long unseen, state;
     double noise, ess;
@@ -1161,11 +1163,11 @@ static PyObject *py_weighted_rollouts(PyObject *Py_UNUSED(self), PyObject *args)
     History h;
     int cands[13], totals[4];
     Tally t[13], moon[13];
-    Py_buffer policy_buffer;
-    Policy policy_weights, *policy = NULL;
-    if (!PyArg_ParseTuple(args, "OiOKOOKiiOdpd|O", &pos_obj, &me, &need, &unseen, &cands_obj,
+    Py_buffer policy_buffer, model_buffer;
+    Policy policy_weights, *policy = NULL, model_weights, *model = NULL;
+    if (!PyArg_ParseTuple(args, "OiOKOOKiiOdpd|OO", &pos_obj, &me, &need, &unseen, &cands_obj,
                           &totals_obj, &state, &worlds, &drawn, &history_obj, &noise,
-                          &moon_plan, &ess, &policy_obj))
+                          &moon_plan, &ess, &policy_obj, &model_obj))
         return NULL;
     if (!read_knowledge(pos_obj, me, need, unseen, &k) || !read_history(history_obj, &h))
         return NULL;
@@ -1181,12 +1183,20 @@ static PyObject *py_weighted_rollouts(PyObject *Py_UNUSED(self), PyObject *args)
         if (!read_policy(policy_obj, &policy_buffer, &policy_weights)) return NULL;
         policy = &policy_weights;
     }
+    if (model_obj != Py_None) {
+        if (!read_policy(model_obj, &model_buffer, &model_weights)) {
+            if (policy) PyBuffer_Release(&policy_buffer);
+            return NULL;
+        }
+        model = &model_weights;
+    }
     Mask *deals = PyMem_Malloc(sizeof(Mask) * 4 * (size_t)drawn);
     double *weights = PyMem_Malloc(sizeof(double) * (size_t)drawn);
     if (!deals || !weights) {
         PyMem_Free(deals);
         PyMem_Free(weights);
         if (policy) PyBuffer_Release(&policy_buffer);
+        if (model) PyBuffer_Release(&model_buffer);
         return PyErr_NoMemory();
     }
     memset(t, 0, sizeof t);
@@ -1205,7 +1215,7 @@ static PyObject *py_weighted_rollouts(PyObject *Py_UNUSED(self), PyObject *args)
             break;
         }
         for (int s = 0; s < 4; s++) hands[s] |= k.pos.hands[s];
-        weights[w] = plays_log_likelihood(&k.pos.rules, me, &h, hands, noise);
+        weights[w] = plays_log_likelihood(&k.pos.rules, me, &h, hands, noise, model);
         if (weights[w] > top) top = weights[w];
     }
     if (!failed) {
@@ -1245,6 +1255,7 @@ static PyObject *py_weighted_rollouts(PyObject *Py_UNUSED(self), PyObject *args)
     PyMem_Free(deals);
     PyMem_Free(weights);
     if (policy) PyBuffer_Release(&policy_buffer);
+    if (model) PyBuffer_Release(&model_buffer);
     if (failed) {
         PyErr_SetString(SamplingError, "no deal of the unseen cards fits the view");
         return NULL;
@@ -1261,13 +1272,16 @@ static PyObject *py_weighted_rollouts(PyObject *Py_UNUSED(self), PyObject *args)
 }
 
 static PyObject *py_plays_likelihood(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *rules_obj, *hands_obj, *history_obj;
+    PyObject *rules_obj, *hands_obj, *history_obj, *model_obj = Py_None;
     int me;
     double noise;
     Rules rules;
     Mask hands[4];
     History h;
-    if (!PyArg_ParseTuple(args, "OiOOd", &rules_obj, &me, &hands_obj, &history_obj, &noise))
+    Py_buffer model_buffer;
+    Policy model_weights, *model = NULL;
+    if (!PyArg_ParseTuple(args, "OiOOd|O", &rules_obj, &me, &hands_obj, &history_obj, &noise,
+                          &model_obj))
         return NULL;
     if (!read_rules(rules_obj, &rules) || !read_masks(hands_obj, hands, 4, "hands") ||
         !read_history(history_obj, &h))
@@ -1282,7 +1296,13 @@ static PyObject *py_plays_likelihood(PyObject *Py_UNUSED(self), PyObject *args) 
             return NULL;
         }
     }
-    return PyFloat_FromDouble(plays_log_likelihood(&rules, me, &h, hands, noise));
+    if (model_obj != Py_None) {
+        if (!read_policy(model_obj, &model_buffer, &model_weights)) return NULL;
+        model = &model_weights;
+    }
+    double log_l = plays_log_likelihood(&rules, me, &h, hands, noise, model);
+    if (model) PyBuffer_Release(&model_buffer);
+    return PyFloat_FromDouble(log_l);
 }
 
 /* Whole hands from the exchange on: deal w's hands, every other seat passing passes[w][s] and
@@ -1411,20 +1431,21 @@ static PyMethodDef methods[] = {
      "results (see match_result)."},
     {"weighted_rollouts", py_weighted_rollouts, METH_VARARGS,
      "weighted_rollouts(pos, seat, need, unseen, candidates, totals, rng_state, worlds,\n"
-     "drawn, history, noise, moon_plan, ess[, policy])\n"
+     "drawn, history, noise, moon_plan, ess[, policy[, model]])\n"
      "-> ((points, results), moon, rng_state): as\n"
      "play_rollouts, the `worlds` deals drawn again from `drawn` sampled ones, each weighed\n"
      "by how likely the other seats' plays in `history` ((seat, card) in order) are under\n"
      "Normal's policy played with probability 1 - noise, any legal card otherwise; the\n"
      "weights raised to the largest power that keeps ess * worlds effective deals. With\n"
      "`moon_plan`, `moon` holds the same sums when `seat` plays for the moon (else None).\n"
-     "With `policy` (playout_policy.WEIGHTS), the play-outs play by it instead of Normal."},
+     "With `policy` (playout_policy.WEIGHTS), the play-outs play by it instead of Normal;\n"
+     "with `model`, the plays are read as that policy's instead of Normal's."},
     {"policy_play", py_policy_play, METH_VARARGS,
      "policy_play(pos, seat, legal, policy) -> card: the play-out policy's play for `seat`\n"
      "in a model.Pos (playout_policy.choose_play written in C)."},
     {"plays_likelihood", py_plays_likelihood, METH_VARARGS,
-     "plays_likelihood(rules, seat, hands, history, noise) -> float: the log of how likely\n"
-     "the plays of the seats other than `seat` in `history` are, as weighted_rollouts\n"
+     "plays_likelihood(rules, seat, hands, history, noise[, model]) -> float: the log of how\n"
+     "likely the plays of the seats other than `seat` in `history` are, as weighted_rollouts\n"
      "weighs a deal whose unplayed cards are `hands`."},
     {"pass_rollouts", py_pass_rollouts, METH_VARARGS,
      "pass_rollouts(deals, passes, seat, offset, candidates, totals[, rules[, shooter]])\n"

@@ -39,6 +39,7 @@ def weighted_rollouts(
     moon_plan: bool,
     ess: float,
     policy: bytes | None = ...,
+    model: bytes | None = ...,
     /,
 ) -> tuple[tuple[list[int], list[int]], tuple[list[int], list[int]] | None, int]: ...
 def policy_play(pos: Pos, seat: int, legal: int, policy: bytes, /) -> int: ...
@@ -48,6 +49,7 @@ def plays_likelihood(
     hands: Sequence[int],
     history: Sequence[tuple[int, int]],
     noise: float,
+    model: bytes | None = ...,
     /,
 ) -> float: ...
 def pass_rollouts(

@@ -10,7 +10,10 @@ where the J♦ or taking no trick scores (the policy was fitted under the seed's
 Hard deals the unseen cards uniformly among the deals that fit what the seat knows. Expert
 samples more deals and weighs each by how well it explains the cards the others have
 played this hand: replayed from the first trick, each of their plays is likely when it is the
-card Normal would have played with that deal's hand, unlikely otherwise (:class:`hard.Reading`).
+card the learned policy would have played with that deal's hand (Normal's, where the
+play-outs are Normal's), unlikely otherwise (:class:`hard.Reading`). Read as Normal, the plays
+told the search almost nothing; read as the policy, which plays more as a searching player
+does, they tell it more than any other change did.
 The deals it plays out are drawn again by those weights, so a hand that the plays make
 unlikely (a seat that ducked a trick it would have won with the queen, say) counts for little;
 the weights are tempered so that the deals drawn are not copies of a few.
@@ -25,11 +28,12 @@ from app.bots.hard import PassSearch, PlaySearch, Reading
 from app.bots.model import from_view
 from app.rules.hearts_rules import HeartsRules
 
-# The learned play-outs cost several times Normal's: fewer simulated plays a decision.
-PLAY_SEARCH = PlaySearch(plays=50_000, min_deals=20, max_deals=500)
+# The learned play-outs, and reading through the same policy, cost several times Normal's:
+# fewer simulated plays a decision, to stay inside the time a decision.
+PLAY_SEARCH = PlaySearch(plays=40_000, min_deals=20, max_deals=500)
 # Where the play-outs are Normal's (the rules score more than the seed's cards).
 NORMAL_PLAY_OUTS_SEARCH = PlaySearch(plays=150_000, min_deals=60, max_deals=1_500)
-READING = Reading(drawn=3, noise=0.3, moon_losers=3, ess=0.5)
+READING = Reading(drawn=3, noise=0.3, moon_losers=3, ess=0.5, learned=True)
 PASS_SEARCH = PassSearch(screen_deals=16, final_deals=192, finalists=16, moon_losers=3)
 
 

@@ -149,12 +149,14 @@ class Reading:
     ``ess`` times as many effective deals as it plays out (0: the weights as they are). While
     no other seat has taken a point and at most ``moon_losers`` of the seat's cards can lose a
     trick, each candidate is also played out with the seat playing for the moon, and counts
-    by the better of the two plans."""
+    by the better of the two plans. With ``learned``, the others are read as playing by the
+    play-outs' learned policy where the search plays out by it, not as Normal."""
 
     drawn: int
     noise: float
     moon_losers: int
     ess: float
+    learned: bool = False
 
 
 def history(view) -> list[tuple[int, int]]:
@@ -185,7 +187,7 @@ def _evaluate_play(
         (points, results), moon, _ = _search.weighted_rollouts(
             known, me, need, unseen, cands, view.totals, seed & _SEED_MASK, deals,
             deals * reading.drawn, history(view), reading.noise, _may_shoot(pos, me, reading),
-            reading.ess, policy,
+            reading.ess, policy, policy if reading.learned else None,
         )  # fmt: skip
         if moon is not None:
             points, results = _better_plan((points, results), moon, deals)

@@ -8,7 +8,7 @@ import math
 import pytest
 from test_bots_search_core import CODES, decisions, sampled_worlds
 
-from app.bots import _search, expert, hard, normal
+from app.bots import _search, expert, hard, normal, playout_policy
 from app.bots.model import Pos, from_view, step
 from app.rules.cards import JACK_OF_DIAMONDS, QUEEN_OF_SPADES, suit_of
 from app.rules.hearts_core import legal_mask
@@ -29,9 +29,12 @@ def same_effect(a: int, b: int, hand: int, played: int, jack_scores: bool) -> bo
     return between & ~(played | hand) == 0
 
 
-def python_log_likelihood(world: Pos, me: int, plays: list[tuple[int, int]]) -> float:
+def python_log_likelihood(
+    world: Pos, me: int, plays: list[tuple[int, int]], model=normal.choose_play
+) -> float:
     """The hand replayed from its start with the world's hands, each other seat's play
-    scored against Normal's card as the C core scores it."""
+    scored against the card ``model`` (Normal's policy unless given) plays, as the C core
+    scores it."""
     start = Pos(world.rules)
     start.hands = world.hands[:]
     for seat, card in plays:
@@ -47,7 +50,7 @@ def python_log_likelihood(world: Pos, me: int, plays: list[tuple[int, int]]) -> 
             start.hands[seat], led, start.tricks_done == 0, broken, rules.first_trick_points
         )
         if seat != me and options.bit_count() > 1:
-            choice = normal.choose_play(start, seat, options)
+            choice = model(start, seat, options)
             spread = NOISE / options.bit_count()
             alike = same_effect(
                 card, choice, start.hands[seat], start.played, world.rules.jack_of_diamonds
@@ -74,6 +77,26 @@ def test_c_weights_are_the_python_models(code):
         differ += len(set(values)) > 1
     assert compared > 50
     assert differ  # the plays do tell worlds apart
+
+
+def test_c_weights_with_the_learned_model_are_the_python_models():
+    # Read as the play-outs' policy plays, not as Normal: the same replay, the policy's card.
+    compared = 0
+    apart = 0
+    for view in decisions(CODES[2]):
+        plays = hard.history(view)
+        if not any(s != view.seat for s, _ in plays):
+            continue
+        for world in sampled_worlds(view, 2):
+            got = _search.plays_likelihood(
+                world.rules, view.seat, world.hands, plays, NOISE, playout_policy.WEIGHTS
+            )
+            expected = python_log_likelihood(world, view.seat, plays, playout_policy.choose_play)
+            assert got == pytest.approx(expected)
+            compared += 1
+            apart += got != pytest.approx(python_log_likelihood(world, view.seat, plays))
+    assert compared > 30
+    assert apart  # the policy does not read every play as Normal would
 
 
 @pytest.mark.parametrize("rules", [PRESETS["seed"], PRESETS["omnibus"]], ids=["seed", "omnibus"])
@@ -144,3 +167,5 @@ def test_bad_history_is_refused():
         _search.weighted_rollouts(*args, [], NOISE, False, 1.5)
     with pytest.raises(ValueError):
         _search.plays_likelihood(view.rules, view.seat, [0, 0, 0, 0], [], NOISE)
+    with pytest.raises(ValueError):  # a model that is not the policy's weights
+        _search.weighted_rollouts(*args, [], NOISE, False, 0.5, None, b"\0" * 12)
