@@ -28,9 +28,8 @@ from app.bots.hard import PassSearch, PlaySearch, Reading
 from app.bots.model import from_view
 from app.rules.hearts_rules import HeartsRules
 
-# The learned play-outs, and reading through the same policy, cost several times Normal's:
-# fewer simulated plays a decision, to stay inside the time a decision.
-PLAY_SEARCH = PlaySearch(plays=40_000, min_deals=20, max_deals=500)
+# The learned play-outs cost several times Normal's: fewer simulated plays a decision.
+PLAY_SEARCH = PlaySearch(plays=50_000, min_deals=20, max_deals=500)
 # Where the play-outs are Normal's (the rules score more than the seed's cards).
 NORMAL_PLAY_OUTS_SEARCH = PlaySearch(plays=150_000, min_deals=60, max_deals=1_500)
 READING = Reading(drawn=3, noise=0.3, moon_losers=3, ess=0.5, learned=True)
