@@ -11,10 +11,9 @@ Hard deals the unseen cards uniformly among the deals that fit what the seat kno
 samples more deals and weighs each by how well it explains the cards the others have
 played this hand: replayed from the first trick, each of their plays is likely when it is the
 card the learned policy would have played with that deal's hand (Normal's, where the
-play-outs are Normal's), unlikely otherwise (:class:`hard.Reading`). Read as Normal, the plays
-told the search almost nothing; read as the policy, which plays more as a searching player
-does, they tell it more than any other change did.
-The deals it plays out are drawn again by those weights, so a hand that the plays make
+play-outs are Normal's), unlikely otherwise (:class:`hard.Reading`). Read as Normal's, the
+plays told the search little; read as the policy's, which plays more as a searching player
+does, they tell it more (bench/README.md, "Issue 32"). The deals it plays out are drawn again by those weights, so a hand that the plays make
 unlikely (a seat that ducked a trick it would have won with the queen, say) counts for little;
 the weights are tempered so that the deals drawn are not copies of a few.
 It also searches more deals than Hard for the pass. As for Hard, the amount of search is

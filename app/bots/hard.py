@@ -156,7 +156,7 @@ class Reading:
     noise: float
     moon_losers: int
     ess: float
-    learned: bool = False
+    learned: bool
 
 
 def history(view) -> list[tuple[int, int]]:
