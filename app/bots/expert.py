@@ -13,9 +13,10 @@ played this hand: replayed from the first trick, each of their plays is likely w
 card the learned policy would have played with that deal's hand (Normal's, where the
 play-outs are Normal's), unlikely otherwise (:class:`hard.Reading`). Read as Normal's, the
 plays told the search little; read as the policy's, which plays more as a searching player
-does, they tell it more (bench/README.md, "Issue 32"). The deals it plays out are drawn again by those weights, so a hand that the plays make
-unlikely (a seat that ducked a trick it would have won with the queen, say) counts for little;
-the weights are tempered so that the deals drawn are not copies of a few.
+does, they tell it more (bench/README.md, "Issue 32"). The deals it plays out are drawn again
+by those weights, so a hand that the plays make unlikely (a seat that ducked a trick it would
+have won with the queen, say) counts for little; the weights are tempered so that the deals
+drawn are not copies of a few.
 It also searches more deals than Hard for the pass. As for Hard, the amount of search is
 a count, so the same view and seed give the same decision.
 """
