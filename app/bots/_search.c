@@ -962,6 +962,27 @@ static int read_policy(PyObject *obj, Py_buffer *buffer, Policy *policy) {
     return 1;
 }
 
+/* A policy argument that may be None (the play-outs or the reading then use Normal's play). */
+typedef struct {
+    Py_buffer buffer;
+    Policy weights;
+    Policy *policy; /* &weights, or NULL for None */
+} OptionalPolicy;
+
+/* 0 with an exception set if `obj` is neither None nor a policy's weights. */
+static int read_optional_policy(PyObject *obj, OptionalPolicy *out) {
+    out->policy = NULL;
+    if (obj == Py_None) return 1;
+    if (!read_policy(obj, &out->buffer, &out->weights)) return 0;
+    out->policy = &out->weights;
+    return 1;
+}
+
+static void release_optional_policy(OptionalPolicy *p) {
+    if (p->policy) PyBuffer_Release(&p->buffer);
+    p->policy = NULL;
+}
+
 static PyObject *py_policy_play(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *pos_obj, *policy_obj;
     int me;
@@ -1048,8 +1069,7 @@ static PyObject *py_play_rollouts(PyObject *Py_UNUSED(self), PyObject *args) {
     Knowledge k;
     int cands[13], totals[4];
     Tally t[13];
-    Py_buffer policy_buffer;
-    Policy policy_weights, *policy = NULL;
+    OptionalPolicy policy;
     if (!PyArg_ParseTuple(args, "OiOKOOKi|O", &pos_obj, &me, &need, &unseen, &cands_obj,
                           &totals_obj, &state, &worlds, &policy_obj))
         return NULL;
@@ -1060,10 +1080,7 @@ static PyObject *py_play_rollouts(PyObject *Py_UNUSED(self), PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "worlds >= 1");
         return NULL;
     }
-    if (policy_obj != Py_None) {
-        if (!read_policy(policy_obj, &policy_buffer, &policy_weights)) return NULL;
-        policy = &policy_weights;
-    }
+    if (!read_optional_policy(policy_obj, &policy)) return NULL;
     memset(t, 0, sizeof t);
     uint64_t rng = state;
     int failed = 0;
@@ -1077,11 +1094,11 @@ static PyObject *py_play_rollouts(PyObject *Py_UNUSED(self), PyObject *args) {
         for (int i = 0; i < n; i++) {
             Pos trial = world;
             step(&trial, cands[i]);
-            tally(&trial, me, totals, &t[i], -1, policy);
+            tally(&trial, me, totals, &t[i], -1, policy.policy);
         }
     }
     Py_END_ALLOW_THREADS
-    if (policy) PyBuffer_Release(&policy_buffer);
+    release_optional_policy(&policy);
     if (failed) {
         PyErr_SetString(SamplingError, "no deal of the unseen cards fits the view");
         return NULL;
@@ -1163,8 +1180,7 @@ static PyObject *py_weighted_rollouts(PyObject *Py_UNUSED(self), PyObject *args)
     History h;
     int cands[13], totals[4];
     Tally t[13], moon[13];
-    Py_buffer policy_buffer, model_buffer;
-    Policy policy_weights, *policy = NULL, model_weights, *model = NULL;
+    OptionalPolicy policy, model;
     if (!PyArg_ParseTuple(args, "OiOKOOKiiOdpd|OO", &pos_obj, &me, &need, &unseen, &cands_obj,
                           &totals_obj, &state, &worlds, &drawn, &history_obj, &noise,
                           &moon_plan, &ess, &policy_obj, &model_obj))
@@ -1179,24 +1195,18 @@ static PyObject *py_weighted_rollouts(PyObject *Py_UNUSED(self), PyObject *args)
                         "worlds >= 1, 1 <= drawn <= 100000, 0 < noise <= 1, 0 <= ess <= 1");
         return NULL;
     }
-    if (policy_obj != Py_None) {
-        if (!read_policy(policy_obj, &policy_buffer, &policy_weights)) return NULL;
-        policy = &policy_weights;
-    }
-    if (model_obj != Py_None) {
-        if (!read_policy(model_obj, &model_buffer, &model_weights)) {
-            if (policy) PyBuffer_Release(&policy_buffer);
-            return NULL;
-        }
-        model = &model_weights;
+    if (!read_optional_policy(policy_obj, &policy)) return NULL;
+    if (!read_optional_policy(model_obj, &model)) {
+        release_optional_policy(&policy);
+        return NULL;
     }
     Mask *deals = PyMem_Malloc(sizeof(Mask) * 4 * (size_t)drawn);
     double *weights = PyMem_Malloc(sizeof(double) * (size_t)drawn);
     if (!deals || !weights) {
         PyMem_Free(deals);
         PyMem_Free(weights);
-        if (policy) PyBuffer_Release(&policy_buffer);
-        if (model) PyBuffer_Release(&model_buffer);
+        release_optional_policy(&policy);
+        release_optional_policy(&model);
         return PyErr_NoMemory();
     }
     memset(t, 0, sizeof t);
@@ -1215,7 +1225,7 @@ static PyObject *py_weighted_rollouts(PyObject *Py_UNUSED(self), PyObject *args)
             break;
         }
         for (int s = 0; s < 4; s++) hands[s] |= k.pos.hands[s];
-        weights[w] = plays_log_likelihood(&k.pos.rules, me, &h, hands, noise, model);
+        weights[w] = plays_log_likelihood(&k.pos.rules, me, &h, hands, noise, model.policy);
         if (weights[w] > top) top = weights[w];
     }
     if (!failed) {
@@ -1243,7 +1253,7 @@ static PyObject *py_weighted_rollouts(PyObject *Py_UNUSED(self), PyObject *args)
                     Pos trial = world;
                     Tally one = {0, 0};
                     step(&trial, cands[i]);
-                    tally(&trial, me, totals, &one, plan ? me : -1, policy);
+                    tally(&trial, me, totals, &one, plan ? me : -1, policy.policy);
                     Tally *sums = plan ? &moon[i] : &t[i];
                     sums->points += one.points * copies;
                     sums->results += one.results * copies;
@@ -1254,8 +1264,8 @@ static PyObject *py_weighted_rollouts(PyObject *Py_UNUSED(self), PyObject *args)
     Py_END_ALLOW_THREADS
     PyMem_Free(deals);
     PyMem_Free(weights);
-    if (policy) PyBuffer_Release(&policy_buffer);
-    if (model) PyBuffer_Release(&model_buffer);
+    release_optional_policy(&policy);
+    release_optional_policy(&model);
     if (failed) {
         PyErr_SetString(SamplingError, "no deal of the unseen cards fits the view");
         return NULL;
@@ -1278,8 +1288,7 @@ static PyObject *py_plays_likelihood(PyObject *Py_UNUSED(self), PyObject *args) 
     Rules rules;
     Mask hands[4];
     History h;
-    Py_buffer model_buffer;
-    Policy model_weights, *model = NULL;
+    OptionalPolicy model;
     if (!PyArg_ParseTuple(args, "OiOOd|O", &rules_obj, &me, &hands_obj, &history_obj, &noise,
                           &model_obj))
         return NULL;
@@ -1296,12 +1305,9 @@ static PyObject *py_plays_likelihood(PyObject *Py_UNUSED(self), PyObject *args) 
             return NULL;
         }
     }
-    if (model_obj != Py_None) {
-        if (!read_policy(model_obj, &model_buffer, &model_weights)) return NULL;
-        model = &model_weights;
-    }
-    double log_l = plays_log_likelihood(&rules, me, &h, hands, noise, model);
-    if (model) PyBuffer_Release(&model_buffer);
+    if (!read_optional_policy(model_obj, &model)) return NULL;
+    double log_l = plays_log_likelihood(&rules, me, &h, hands, noise, model.policy);
+    release_optional_policy(&model);
     return PyFloat_FromDouble(log_l);
 }
 
