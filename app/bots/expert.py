@@ -3,10 +3,9 @@
 Hard judges a card by hands played out by Normal at every seat. Expert's play-outs play by a
 policy learned from Hard's own decisions (:mod:`app.bots.playout_policy`): Normal, corrected
 where Hard's search disagrees with it, so the seats of a play-out play more as Hard seats do.
-It is costlier than Normal, so a play decision, which plays as many simulated cards as Hard's,
-takes many times as long. The pass, whose search plays out every set of three, keeps Normal's
-play-outs, and so do the rules where the J♦ or taking no trick scores (the policy was fitted
-under the seed's scoring).
+It is costlier than Normal, so a play decision takes many times as long as Hard's. The pass,
+whose search plays out every set of three, keeps Normal's play-outs, and so do the rules where
+the J♦ or taking no trick scores (the policy was fitted under the seed's scoring).
 
 Hard deals the unseen cards uniformly among the deals that fit what the seat knows. Expert
 samples more deals and weighs each by how well it explains the cards the others have
@@ -29,8 +28,8 @@ from app.bots.hard import PassSearch, PlaySearch, Reading
 from app.bots.model import from_view
 from app.rules.hearts_rules import HeartsRules
 
-# As many simulated plays as Hard's: the learned play-outs make each cost several times
-# Normal's, and this count keeps a decision's median inside the bound with room to spare.
+# The learned play-outs make a simulated play cost several times Normal's: this count keeps a
+# decision's median inside the bound with room to spare for a busier machine.
 PLAY_SEARCH = PlaySearch(plays=80_000, min_deals=20, max_deals=500)
 # Where the play-outs are Normal's (the rules score more than the seed's cards).
 NORMAL_PLAY_OUTS_SEARCH = PlaySearch(plays=150_000, min_deals=60, max_deals=1_500)
